@@ -1,0 +1,28 @@
+"""scopedb: Postgres row-level security for multi-tenant retrieval.
+
+Every query a service runs — full text, vector, graph, or hand-written SQL — sees only the rows of the projects and
+resources in the caller's scope, because the database itself refuses the rest.
+"""
+
+from scopedb.admin import Admin, Project, Resource
+from scopedb.database import Database
+from scopedb.errors import ScopedbError, ScopeViolationError
+from scopedb.scope import ResourceScope
+from scopedb.session import Fragment, Result, ScopedSession
+from scopedb.tokens import SigningKey
+
+__all__ = [
+    "Admin",
+    "Database",
+    "Fragment",
+    "Project",
+    "Resource",
+    "ResourceScope",
+    "Result",
+    "ScopeViolationError",
+    "ScopedSession",
+    "ScopedbError",
+    "SigningKey",
+]
+
+__version__ = "0.1.0"

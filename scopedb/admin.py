@@ -1,0 +1,168 @@
+"""Owner-side operations: projects, resources, resource links, signing keys.
+
+These run in an *admin session*: a login that is a member of ``scopedb_owner`` (the migrating role, or a
+superuser on servers scopedb starts itself), switched to ``scopedb_owner`` for the transaction. Services should
+not hold such a login; they only need :meth:`scopedb.Database.scoped`.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+from collections.abc import Iterator
+from contextlib import contextmanager
+from dataclasses import dataclass
+from typing import Any
+
+import psycopg
+from psycopg import sql
+from psycopg_pool import ConnectionPool
+
+from scopedb import sqlfiles
+from scopedb.errors import ConfigurationError, PermissionDeniedError, ScopedbError, translate
+from scopedb.ids import is_ulid, new_ulid
+from scopedb.server import APP_LOGIN_ROLE
+from scopedb.tokens import SigningKey
+
+
+@dataclass(frozen=True)
+class Project:
+    """A tenant."""
+
+    id: int
+    name: str
+
+
+@dataclass(frozen=True)
+class Resource:
+    """A repository, document set or the like inside a project."""
+
+    project_id: int
+    id: str
+    alias: str | None
+    kind: str
+
+
+class Admin:
+    """Owner-side operations; obtain one with :meth:`scopedb.Database.admin`."""
+
+    def __init__(self, pool: ConnectionPool[psycopg.Connection[Any]]) -> None:
+        self._pool = pool
+
+    @contextmanager
+    def transaction(self) -> Iterator[psycopg.Connection[Any]]:
+        """One transaction as ``scopedb_owner`` (driver errors translated)."""
+        try:
+            with self._pool.connection() as conn, conn.transaction():
+                try:
+                    conn.execute("SET LOCAL ROLE scopedb_owner")
+                except psycopg.errors.InsufficientPrivilege as exc:
+                    raise PermissionDeniedError(
+                        "admin operations need a login that is a member of scopedb_owner"
+                    ) from exc
+                yield conn
+        except psycopg.Error as exc:
+            raise translate(exc) from exc
+
+    def _one(self, concern_query: str, params: dict[str, Any]) -> tuple[Any, ...] | None:
+        with self.transaction() as conn:
+            return conn.execute(sqlfiles.query("admin", concern_query), params).fetchone()
+
+    # Projects -------------------------------------------------------------------------------------------------
+
+    def create_project(self, name: str) -> Project:
+        """Create a project named ``name``."""
+        row = self._one("create_project", {"name": name})
+        assert row is not None
+        return Project(id=row[0], name=name)
+
+    def project(self, name: str) -> Project | None:
+        """The project named ``name``, if any."""
+        row = self._one("project_by_name", {"name": name})
+        return Project(id=row[0], name=row[1]) if row else None
+
+    def projects(self) -> list[Project]:
+        """Every project, by name."""
+        with self.transaction() as conn:
+            rows = conn.execute(sqlfiles.query("admin", "list_projects")).fetchall()
+        return [Project(id=r[0], name=r[1]) for r in rows]
+
+    def ensure_project(self, name: str) -> Project:
+        """The project named ``name``, created if it does not exist."""
+        return self.project(name) or self.create_project(name)
+
+    # Resources ------------------------------------------------------------------------------------------------
+
+    def create_resource(
+        self,
+        project: str,
+        *,
+        alias: str | None = None,
+        kind: str = "repository",
+        resource_id: str | None = None,
+    ) -> Resource:
+        """Create a resource in ``project``; its id is a fresh ULID unless given."""
+        rid = resource_id or new_ulid()
+        if not is_ulid(rid):
+            raise ConfigurationError("a resource id must be a ULID (26 characters of Crockford base32)")
+        target = self.project(project)
+        if target is None:
+            raise ScopedbError(f"no project named {project!r}")
+        row = self._one("create_resource", {"project_id": target.id, "id": rid, "alias": alias, "kind": kind})
+        assert row is not None
+        return Resource(project_id=row[0], id=row[1], alias=row[2], kind=row[3])
+
+    def link_resources(self, project: str, parent_id: str, child_id: str) -> None:
+        """Make ``child_id`` a child of ``parent_id`` (same project; a cycle is refused)."""
+        target = self.project(project)
+        if target is None:
+            raise ScopedbError(f"no project named {project!r}")
+        with self.transaction() as conn:
+            conn.execute(
+                sqlfiles.query("admin", "link_resources"),
+                {"project_id": target.id, "parent_id": parent_id, "child_id": child_id},
+            )
+
+    # Signing keys ---------------------------------------------------------------------------------------------
+
+    def active_signing_key(self) -> SigningKey | None:
+        """The key new tokens are signed with (None before the first rotation)."""
+        row = self._one("active_signing_key", {})
+        return SigningKey(row[0], bytes(row[1])) if row else None
+
+    def rotate_signing_key(self, *, grace: dt.timedelta = dt.timedelta(hours=1)) -> str:
+        """Add a new signing key; earlier keys keep verifying for ``grace``, then are refused. Returns the key id."""
+        row = self._one("rotate_signing_key", {"grace": grace})
+        assert row is not None
+        return str(row[0])
+
+    def retire_signing_key(self, key_id: str, *, at: dt.datetime | None = None) -> None:
+        """Refuse tokens signed by ``key_id`` from ``at`` (default: now) on."""
+        with self.transaction() as conn:
+            conn.execute(sqlfiles.query("admin", "retire_signing_key"), {"key_id": key_id, "at": at})
+
+    def ensure_signing_key(self) -> SigningKey:
+        """The active key, created on first use."""
+        key = self.active_signing_key()
+        if key is None:
+            self.rotate_signing_key()
+            key = self.active_signing_key()
+        assert key is not None
+        return key
+
+    def ensure_app_login(self, role: str = APP_LOGIN_ROLE, *, password: str | None = None) -> None:
+        """Create (or update) a NOINHERIT login that is a member of scopedb_app and nothing else.
+
+        Without a password it suits the servers scopedb starts (trust authentication on a local socket); with one,
+        any server. Needs CREATEROLE (or a superuser) on the admin login.
+        """
+        options: sql.Composable = sql.SQL("LOGIN NOINHERIT NOSUPERUSER NOCREATEDB NOCREATEROLE NOBYPASSRLS")
+        if password is not None:
+            options = sql.SQL("{} PASSWORD {}").format(options, sql.Literal(password))
+        try:
+            with self._pool.connection() as conn, conn.transaction():
+                exists = conn.execute("SELECT 1 FROM pg_catalog.pg_roles WHERE rolname = %s", (role,)).fetchone()
+                verb = sql.SQL("ALTER ROLE" if exists else "CREATE ROLE")
+                conn.execute(sql.SQL("{} {} {}").format(verb, sql.Identifier(role), options))
+                conn.execute(sql.SQL("GRANT scopedb_app TO {}").format(sql.Identifier(role)))
+        except psycopg.Error as exc:
+            raise translate(exc) from exc

@@ -1,0 +1,344 @@
+"""The entry point: open a database, migrate it, administer it, and run scoped transactions.
+
+::
+
+    db = Database.open()                       # SCOPEDB_DATABASE_URL, docker, or the embedded server
+    db.migrate()
+    with db.scoped(ResourceScope(project_names={"acme/api"})) as s:
+        s.execute("SELECT id, path FROM scopedb.fragments")   # only acme/api's rows, enforced by Postgres
+"""
+
+from __future__ import annotations
+
+import logging
+import os
+import threading
+from collections.abc import Iterator
+from contextlib import contextmanager
+from pathlib import Path
+from typing import Any, Literal
+
+import psycopg
+from psycopg import sql
+from psycopg_pool import ConnectionPool, PoolTimeout
+
+from scopedb import migrations, sqlfiles
+from scopedb.admin import Admin
+from scopedb.errors import (
+    ConfigurationError,
+    DatabaseUnavailableError,
+    InvalidSignatureError,
+    ScopedbError,
+    translate,
+)
+from scopedb.scope import ResourceScope
+from scopedb.server import APP_LOGIN_ROLE, Backend, Server, resolve_server
+from scopedb.session import ScopedSession
+from scopedb.tokens import SigningKey, sign_scope
+
+log = logging.getLogger(__name__)
+
+ScopeEntry = Literal["function", "set_local"]
+
+
+class Database:
+    """A scopedb database: an admin connection for owner-side work and a pool of application connections.
+
+    Use :meth:`open` rather than the constructor. A Database is safe to share between threads.
+    """
+
+    def __init__(
+        self,
+        server: Server,
+        *,
+        app_dsn: str | None = None,
+        signing_key: SigningKey | None = None,
+        token_ttl_seconds: int = 300,
+        pool_size: int = 4,
+        scope_entry: ScopeEntry = "function",
+    ) -> None:
+        if scope_entry not in ("function", "set_local"):
+            raise ConfigurationError("scope_entry must be 'function' or 'set_local'")
+        if token_ttl_seconds <= 0:
+            raise ConfigurationError("token_ttl_seconds must be positive")
+        self.server = server
+        self._explicit_app_dsn = app_dsn
+        self._fixed_key = signing_key
+        self._key: SigningKey | None = signing_key
+        self._token_ttl = token_ttl_seconds
+        self._pool_size = pool_size
+        self._scope_entry: ScopeEntry = scope_entry
+        self._lock = threading.Lock()
+        self._admin_pool: ConnectionPool[psycopg.Connection[Any]] | None = None
+        self._app_pool: ConnectionPool[psycopg.Connection[Any]] | None = None
+        self._audience: str | None = None
+        self._closed = False
+
+    # Opening and closing --------------------------------------------------------------------------------------
+
+    @classmethod
+    def open(
+        cls,
+        dsn: str | None = None,
+        *,
+        app_dsn: str | None = None,
+        signing_key: SigningKey | None = None,
+        backend: Backend | None = None,
+        home: Path | None = None,
+        token_ttl_seconds: int = 300,
+        pool_size: int = 4,
+        scope_entry: ScopeEntry = "function",
+    ) -> Database:
+        """Open the database the resolver finds (see :mod:`scopedb.server`).
+
+        ``dsn`` is an administrative login (member of ``scopedb_owner``, or a superuser). Scoped transactions run
+        on ``app_dsn`` (or ``SCOPEDB_APP_DATABASE_URL``): a login that is a member of ``scopedb_app`` and can
+        never bypass RLS. On servers scopedb starts itself it creates that login; on an existing server without
+        an app DSN it uses ``dsn`` and refuses to run scoped transactions if that login is privileged.
+        Scope tokens are signed with ``signing_key`` (or ``SCOPEDB_SIGNING_KEY``), else with the database's
+        active key read through the admin login.
+        """
+        server = resolve_server(dsn, backend=backend, home=home)
+        return cls(
+            server,
+            app_dsn=app_dsn or os.environ.get("SCOPEDB_APP_DATABASE_URL") or None,
+            signing_key=signing_key or SigningKey.from_env(),
+            token_ttl_seconds=token_ttl_seconds,
+            pool_size=pool_size,
+            scope_entry=scope_entry,
+        )
+
+    @property
+    def dsn(self) -> str:
+        """The administrative DSN."""
+        return self.server.dsn
+
+    def close(self) -> None:
+        """Close the connection pools (the embedded server stops when the process exits)."""
+        with self._lock:
+            self._closed = True
+            for pool in (self._app_pool, self._admin_pool):
+                if pool is not None:
+                    pool.close()
+            self._app_pool = self._admin_pool = None
+
+    def __enter__(self) -> Database:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
+    # Schema -----------------------------------------------------------------------------------------------------
+
+    def migrate(self, *, embedding_dim: int = sqlfiles.DEFAULT_EMBEDDING_DIM) -> None:
+        """Bring the schema to the latest revision (idempotent) and make sure a signing key exists.
+
+        ``embedding_dim`` fixes the width of ``fragments.embedding`` on the first migration only.
+        """
+        migrations.upgrade(self.dsn, embedding_dim=embedding_dim)
+        admin = self.admin()
+        if self._fixed_key is None:
+            with self._lock:
+                self._key = admin.ensure_signing_key()
+        if self.server.manages_logins and self._explicit_app_dsn is None:
+            admin.ensure_app_login()  # trust authentication: the servers scopedb starts listen locally only
+
+    def admin(self) -> Admin:
+        """Owner-side operations (projects, resources, keys); needs an admin login."""
+        return Admin(self._pool("admin"))
+
+    # Scopes -----------------------------------------------------------------------------------------------------
+
+    def sign(self, scope: ResourceScope, *, actor: str | None = None, ttl_seconds: int | None = None) -> str:
+        """A signed token for ``scope``, valid for this database only."""
+        self._pool("app")  # learns the audience (the database name) on first use
+        assert self._audience is not None
+        return sign_scope(
+            scope,
+            self._signing_key(),
+            audience=self._audience,
+            ttl_seconds=ttl_seconds or self._token_ttl,
+            actor=actor,
+        )
+
+    @contextmanager
+    def scoped(self, scope: ResourceScope, *, actor: str | None = None) -> Iterator[ScopedSession]:
+        """One transaction as ``scopedb_app`` with ``scope`` entered; committed on success, rolled back on error.
+
+        Every statement in it — scopedb's or yours via :meth:`ScopedSession.execute` — sees only the scope's rows,
+        because Postgres's policies verify the signed scope on every statement.
+        """
+        if not isinstance(scope, ResourceScope):
+            raise ConfigurationError("scoped() takes a ResourceScope")
+        pool = self._pool("app")
+        try:
+            with pool.connection() as conn:
+                project_ids = self._enter(conn, scope, actor=actor)
+                session = ScopedSession(conn, project_ids=project_ids)
+                try:
+                    yield session
+                except BaseException:
+                    session._close()
+                    _end(conn, "ROLLBACK")
+                    raise
+                session._close()
+                _end(conn, "COMMIT")
+        except PoolTimeout as exc:
+            raise DatabaseUnavailableError("no database connection became free in time") from exc
+
+    def _enter(self, conn: psycopg.Connection[Any], scope: ResourceScope, *, actor: str | None) -> list[int]:
+        """BEGIN, become scopedb_app, enter the signed scope: one round trip. Retries once after a key rotation."""
+        for attempt in (1, 2):
+            token = self.sign(scope, actor=actor)
+            try:
+                return self._enter_token(conn, token)
+            except InvalidSignatureError:
+                _quietly(conn, "ROLLBACK")
+                if attempt == 2 or self._fixed_key is not None:
+                    raise
+                with self._lock:
+                    self._key = None  # the cached key was rotated out; read the active one again
+            except BaseException:
+                _quietly(conn, "ROLLBACK")
+                raise
+        raise AssertionError("unreachable")
+
+    def _enter_token(self, conn: psycopg.Connection[Any], token: str) -> list[int]:
+        try:
+            with conn.cursor() as cur:
+                if self._scope_entry == "function":
+                    cur.execute(
+                        sql.SQL("BEGIN; SET LOCAL ROLE scopedb_app; SELECT scopedb.enter_scope({})").format(
+                            sql.Literal(token)
+                        )
+                    )
+                    while cur.nextset():
+                        pass
+                    entered = cur.fetchone()
+                    assert entered is not None
+                    return [int(pid) for pid in entered[0]["project_ids"]]
+                # The SET LOCAL form: what Citus forwards to its workers (citus.propagate_set_commands = 'local').
+                cur.execute(
+                    sql.SQL("BEGIN; SET LOCAL ROLE scopedb_app; SELECT scopedb.resolve_scope({})").format(
+                        sql.Literal(token)
+                    )
+                )
+                while cur.nextset():
+                    pass
+                resolved = cur.fetchone()
+                assert resolved is not None
+                cur.execute(sql.SQL("SET LOCAL scopedb.scope_token = {}").format(sql.Literal(resolved[0])))
+                cur.execute("SELECT coalesce(scopedb.scope_project_ids(), '{}')")
+                ids = cur.fetchone()
+                assert ids is not None
+                return [int(pid) for pid in ids[0]]
+        except psycopg.Error as exc:
+            raise translate(exc) from exc
+
+    def _signing_key(self) -> SigningKey:
+        with self._lock:
+            if self._key is not None:
+                return self._key
+        key = self.admin().active_signing_key()
+        if key is None:
+            raise ConfigurationError("no active signing key: run db.migrate() or `scopedb keys rotate`")
+        with self._lock:
+            self._key = key
+        return key
+
+    # Connection pools -------------------------------------------------------------------------------------------
+
+    def _pool(self, which: Literal["admin", "app"]) -> ConnectionPool[psycopg.Connection[Any]]:
+        with self._lock:
+            if self._closed:
+                raise ScopedbError("the database has been closed")
+            pool = self._admin_pool if which == "admin" else self._app_pool
+            if pool is not None:
+                return pool
+            if which == "admin":
+                pool = self._admin_pool = _make_pool(self.dsn, min_size=0, max_size=2, name="scopedb-admin")
+                return pool
+            app_dsn = self._app_dsn()
+            self._audience = _check_app_login(app_dsn)
+            pool = self._app_pool = _make_pool(
+                app_dsn,
+                min_size=1,
+                max_size=self._pool_size,
+                name="scopedb-app",
+                # No server-side prepared statements: the reset below (DISCARD ALL) and a transaction-pooling
+                # PgBouncer both drop them behind the driver's back.
+                kwargs={"autocommit": True, "prepare_threshold": None},
+            )
+            return pool
+
+    @property
+    def app_dsn(self) -> str:
+        """The DSN of the application login scoped transactions use."""
+        return self._app_dsn()
+
+    def _app_dsn(self) -> str:
+        if self._explicit_app_dsn:
+            return self._explicit_app_dsn
+        if self.server.manages_logins:
+            return self.server.dsn_for(user=APP_LOGIN_ROLE)
+        return self.dsn
+
+
+def _make_pool(dsn: str, **kwargs: Any) -> ConnectionPool[psycopg.Connection[Any]]:
+    try:
+        pool: ConnectionPool[psycopg.Connection[Any]] = ConnectionPool(dsn, open=True, timeout=30.0, **kwargs)
+    except psycopg.Error as exc:
+        raise DatabaseUnavailableError("could not open a connection pool") from exc
+    return pool
+
+
+def _check_app_login(app_dsn: str) -> str:
+    """Refuse an application login that could step outside a scope; return the database name (the audience)."""
+    try:
+        with psycopg.connect(app_dsn, autocommit=True) as conn:
+            row = conn.execute(sqlfiles.query("admin", "login_safety")).fetchone()
+    except psycopg.OperationalError as exc:
+        raise DatabaseUnavailableError(
+            "could not connect as the application login (was the database migrated?)"
+        ) from exc
+    except psycopg.Error as exc:
+        raise translate(exc) from exc
+    assert row is not None
+    superuser, bypassrls, owner_member, app_member, database = row
+    if superuser or bypassrls or owner_member:
+        raise ConfigurationError(
+            "refusing to run scoped transactions as a login that is superuser, BYPASSRLS or a member of "
+            "scopedb_owner: pass app_dsn (or SCOPEDB_APP_DATABASE_URL) for a login that is only in scopedb_app"
+        )
+    if not app_member:
+        raise ConfigurationError("the application login is not a member of scopedb_app")
+    return str(database)
+
+
+# What a scoped transaction leaves behind in its session, undone before the connection goes back to the pool, in
+# the same round trip as COMMIT/ROLLBACK: settings (including a session-level SET of scopedb.scope_token), held
+# cursors, prepared statements, LISTENs and session advisory locks. Nothing a transaction did reaches the next one.
+_SESSION_CLEANUP = "CLOSE ALL; RESET ALL; DEALLOCATE ALL; UNLISTEN *; SELECT pg_catalog.pg_advisory_unlock_all()"
+
+
+def _end(conn: psycopg.Connection[Any], statement: Literal["COMMIT", "ROLLBACK"]) -> None:
+    """End the scoped transaction and clean the session; a failed COMMIT raises, after cleaning up."""
+    try:
+        conn.execute(f"{statement}; {_SESSION_CLEANUP}")
+    except psycopg.Error as exc:
+        _quietly(conn, "ROLLBACK")
+        try:
+            conn.execute(_SESSION_CLEANUP)
+        except psycopg.Error:
+            conn.close()  # the pool replaces a closed connection rather than lend out a dirty one
+        if statement == "COMMIT":
+            raise translate(exc) from exc
+        log.debug("rollback failed: %s", type(exc).__name__)
+
+
+def _quietly(conn: psycopg.Connection[Any], statement: Literal["ROLLBACK"]) -> None:
+    """End the transaction without masking the exception already on its way out."""
+    try:
+        conn.execute(statement)
+    except psycopg.Error:
+        log.debug("could not %s after an error", statement.lower())

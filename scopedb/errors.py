@@ -1,0 +1,173 @@
+"""Typed errors, and the one place where driver errors become them.
+
+Every exception scopedb raises derives from :class:`ScopedbError`. The docstring of each class is its default
+message. Messages never carry row data: a unique violation says *that* a key exists, never which key, because the
+key may belong to a row the caller's scope hides.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+
+import psycopg
+from psycopg import errors as pg_errors
+
+
+class ScopedbError(Exception):
+    """scopedb failed."""
+
+    def __init__(self, message: str | None = None) -> None:
+        super().__init__(message or (self.__doc__ or "").strip().splitlines()[0])
+
+
+class ConfigurationError(ScopedbError):
+    """scopedb is not configured correctly."""
+
+
+class DatabaseUnavailableError(ScopedbError):
+    """The database could not be reached."""
+
+
+class MigrationError(ScopedbError):
+    """The schema migration failed."""
+
+
+class ScopeError(ScopedbError):
+    """The scope was refused."""
+
+
+class ScopeViolationError(ScopeError):
+    """The request reaches outside the caller's scope.
+
+    Carries the resource ids and project names involved (identifiers the caller supplied, never row data), so a
+    caller can report *what* was refused.
+    """
+
+    def __init__(
+        self,
+        message: str | None = None,
+        *,
+        resource_ids: Iterable[str] = (),
+        scope_project_names: Iterable[str] = (),
+    ) -> None:
+        super().__init__(message)
+        self.resource_ids: frozenset[str] = frozenset(resource_ids)
+        self.scope_project_names: frozenset[str] = frozenset(scope_project_names)
+
+
+class PermissionDeniedError(ScopeViolationError):
+    """Permission denied: the row or object is outside the scope of this transaction."""
+
+
+class ScopeTokenError(ScopeError):
+    """The scope token was refused."""
+
+
+class MalformedTokenError(ScopeTokenError):
+    """The scope token is missing or malformed."""
+
+
+class InvalidSignatureError(ScopeTokenError):
+    """The scope token's signature does not verify (tampered, unknown or retired key)."""
+
+
+class ExpiredTokenError(ScopeTokenError):
+    """The scope token has expired or is not valid yet."""
+
+
+class AudienceMismatchError(ScopeTokenError):
+    """The scope token was issued for another database."""
+
+
+class UnknownProjectError(ScopeError):
+    """The scope names a project that does not exist."""
+
+
+class IntegrityError(ScopedbError):
+    """The write conflicts with a constraint."""
+
+
+class UniqueViolationError(IntegrityError):
+    """A row with the same key already exists in this project."""
+
+
+class ForeignKeyViolationError(IntegrityError):
+    """The row refers to something that does not exist in its project."""
+
+
+class CheckViolationError(IntegrityError):
+    """The row breaks a check constraint."""
+
+
+class ConnectionLostError(DatabaseUnavailableError):
+    """The connection to the database was lost; the transaction did not commit."""
+
+
+class QueryError(ScopedbError):
+    """The query failed."""
+
+
+_BY_SQLSTATE: dict[str, type[ScopedbError]] = {
+    "SD001": MalformedTokenError,
+    "SD002": InvalidSignatureError,
+    "SD003": ExpiredTokenError,
+    "SD004": AudienceMismatchError,
+    "SD005": UnknownProjectError,
+    "42501": PermissionDeniedError,  # insufficient_privilege, including row-level security refusals
+    "23505": UniqueViolationError,
+    "23503": ForeignKeyViolationError,
+    "23514": CheckViolationError,
+}
+
+# Messages we may pass through: they are produced by our own SQL (RAISE in sql/*.sql) and name no row data.
+_OWN_MESSAGE_STATES = frozenset({"SD001", "SD002", "SD003", "SD004", "SD005"})
+
+
+def translate(exc: psycopg.Error) -> ScopedbError:
+    """Turn a driver error into the matching scopedb error (callers ``raise translate(e) from e``).
+
+    The driver's message is kept only where it cannot carry row data: for scopedb's own SQLSTATEs, and for
+    privilege errors (which name a table or function, not a row). Constraint errors keep the constraint name only.
+    """
+    if isinstance(exc, psycopg.OperationalError) and not isinstance(exc, pg_errors.QueryCanceled):
+        broken = exc.sqlstate is None or exc.sqlstate.startswith(("08", "57P"))
+        if broken:
+            return ConnectionLostError()
+    state = exc.sqlstate or ""
+    cls = _BY_SQLSTATE.get(state)
+    diag = exc.diag
+    if cls is None:
+        return QueryError(f"query failed (SQLSTATE {state or 'unknown'})" + _what(diag.message_primary))
+    if state in _OWN_MESSAGE_STATES:
+        return cls(diag.message_primary or None)
+    if cls is PermissionDeniedError:
+        return cls(_headline(cls) + _what(diag.message_primary))
+    if issubclass(cls, IntegrityError):
+        where = f" (constraint {diag.constraint_name})" if diag.constraint_name else ""
+        return cls(_headline(cls) + where)
+    return cls()
+
+
+def _headline(cls: type[ScopedbError]) -> str:
+    """The first line of the class docstring, without its final period, to append details to."""
+    return (cls.__doc__ or "").strip().splitlines()[0].rstrip(".")
+
+
+def _what(primary: str | None) -> str:
+    """The driver's primary message, only when it is one of the row-free forms Postgres uses for privileges."""
+    if not primary:
+        return ""
+    safe_prefixes = (
+        "permission denied",
+        "new row violates row-level security policy",
+        "must be owner",
+        "syntax error",
+        "relation ",
+        "column ",
+        "function ",
+        "schema ",
+        "cannot ",
+    )
+    if primary.startswith(safe_prefixes) and "\n" not in primary and len(primary) < 300:
+        return f": {primary}"
+    return ""

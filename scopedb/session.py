@@ -1,0 +1,156 @@
+"""One scoped transaction: everything runs as ``scopedb_app`` under the signed scope the database verified.
+
+A :class:`ScopedSession` is what ``with db.scoped(scope) as s:`` gives you. Whatever SQL it runs — scopedb's own
+or yours through :meth:`ScopedSession.execute` — the database's row-level security sees only the scope's rows.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Iterator, Mapping, Sequence
+from dataclasses import dataclass
+from typing import Any, LiteralString
+
+import psycopg
+from psycopg import sql
+
+from scopedb import sqlfiles
+from scopedb.errors import ScopedbError, ScopeViolationError, translate
+
+Params = Sequence[Any] | Mapping[str, Any] | None
+Query = LiteralString | bytes | sql.SQL | sql.Composed
+
+
+class SessionClosedError(ScopedbError):
+    """The scoped transaction has ended; open a new one with db.scoped()."""
+
+
+@dataclass(frozen=True)
+class Result:
+    """Rows returned by a statement (empty for statements that return none)."""
+
+    columns: tuple[str, ...]
+    rows: list[tuple[Any, ...]]
+    rowcount: int
+
+    def __iter__(self) -> Iterator[tuple[Any, ...]]:
+        return iter(self.rows)
+
+    def __len__(self) -> int:
+        return len(self.rows)
+
+    def all(self) -> list[tuple[Any, ...]]:
+        """Every row."""
+        return list(self.rows)
+
+    def one(self) -> tuple[Any, ...]:
+        """The only row; anything else is an error."""
+        if len(self.rows) != 1:
+            raise ScopedbError(f"expected exactly one row, got {len(self.rows)}")
+        return self.rows[0]
+
+    def scalar(self) -> Any:
+        """The first column of the first row, or None when there is no row."""
+        return self.rows[0][0] if self.rows else None
+
+    def dicts(self) -> list[dict[str, Any]]:
+        """Rows as dictionaries keyed by column name."""
+        return [dict(zip(self.columns, row, strict=True)) for row in self.rows]
+
+
+@dataclass(frozen=True)
+class Fragment:
+    """A fragment to insert. ``project`` is a project name of the scope."""
+
+    project: str
+    content: str
+    id: str | None = None
+    resource_id: str | None = None
+    path: str | None = None
+    fqn: str | None = None
+    embedding: Sequence[float] | None = None
+    tier: str | None = None
+    token_count: int | None = None
+
+
+class ScopedSession:
+    """The handle of one scoped transaction (see :meth:`scopedb.Database.scoped`)."""
+
+    def __init__(self, conn: psycopg.Connection[Any], *, project_ids: Sequence[int]) -> None:
+        self._conn = conn
+        self._project_ids = tuple(project_ids)
+        self._project_names: dict[str, int] | None = None
+        self._closed = False
+
+    @property
+    def project_ids(self) -> tuple[int, ...]:
+        """The ids of the scope's projects, as the database resolved them."""
+        return self._project_ids
+
+    @property
+    def projects(self) -> dict[str, int]:
+        """The scope's projects, name to id (read under RLS, so it is exactly what the database admits)."""
+        if self._project_names is None:
+            result = self.execute(sqlfiles.query("session", "scope_projects"))
+            self._project_names = {name: pid for pid, name in result.rows}
+        return dict(self._project_names)
+
+    def execute(self, query: Query, params: Params = None) -> Result:
+        """Run any statement in this transaction, as ``scopedb_app``, still under the scope.
+
+        Driver errors come back as scopedb errors (a refused write is a :class:`ScopeViolationError`).
+        """
+        if self._closed:
+            raise SessionClosedError()
+        try:
+            with self._conn.cursor() as cur:
+                cur.execute(query, params)
+                columns = tuple(col.name for col in cur.description or ())
+                rows = cur.fetchall() if cur.description else []
+                return Result(columns=columns, rows=rows, rowcount=cur.rowcount)
+        except psycopg.Error as exc:
+            raise translate(exc) from exc
+
+    def add_fragment(self, fragment: Fragment) -> str:
+        """Insert one fragment into a project of the scope; returns its id."""
+        return self.add_fragments([fragment])[0]
+
+    def add_fragments(self, fragments: Iterable[Fragment]) -> list[str]:
+        """Insert fragments into projects of the scope; returns their ids in order.
+
+        A project outside the scope is refused here with a :class:`ScopeViolationError`; a resource outside it is
+        refused by the database's WITH CHECK policy, with the same error.
+        """
+        projects = self.projects
+        ids: list[str] = []
+        insert = sqlfiles.query("session", "insert_fragment")
+        for fragment in fragments:
+            project_id = projects.get(fragment.project)
+            if project_id is None:
+                raise ScopeViolationError(
+                    "the fragment's project is outside the scope",
+                    resource_ids=[fragment.resource_id] if fragment.resource_id else [],
+                    scope_project_names=projects,
+                )
+            params = {
+                "project_id": project_id,
+                "id": fragment.id,
+                "resource_id": fragment.resource_id,
+                "path": fragment.path,
+                "fqn": fragment.fqn,
+                "content": fragment.content,
+                "embedding": _vector_literal(fragment.embedding),
+                "tier": fragment.tier,
+                "token_count": fragment.token_count,
+            }
+            ids.append(str(self.execute(insert, params).scalar()))
+        return ids
+
+    def _close(self) -> None:
+        self._closed = True
+
+
+def _vector_literal(values: Sequence[float] | None) -> str | None:
+    """pgvector's text form; the column's type does the conversion and checks the dimension."""
+    if values is None:
+        return None
+    return "[" + ",".join(repr(float(v)) for v in values) + "]"

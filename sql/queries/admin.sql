@@ -1,0 +1,45 @@
+-- Owner-side statements: run by Database.admin() in an admin session (a login that is a member of scopedb_owner),
+-- after SET LOCAL ROLE scopedb_owner.
+
+-- name: create_project
+-- Creates a project; returns its id.
+INSERT INTO scopedb.projects (name) VALUES (%(name)s) RETURNING id;
+
+-- name: project_by_name
+SELECT id, name FROM scopedb.projects WHERE name = %(name)s;
+
+-- name: list_projects
+SELECT id, name FROM scopedb.projects ORDER BY name;
+
+-- name: create_resource
+-- Creates a resource in a project; returns it.
+INSERT INTO scopedb.resources (project_id, id, alias, kind)
+VALUES (%(project_id)s, %(id)s, %(alias)s, %(kind)s)
+RETURNING project_id, id, alias, kind;
+
+-- name: link_resources
+INSERT INTO scopedb.resource_links (project_id, parent_id, child_id)
+VALUES (%(project_id)s, %(parent_id)s, %(child_id)s);
+
+-- name: active_signing_key
+-- The newest active key: what new tokens are signed with.
+SELECT key_id, secret
+  FROM scopedb_private.signing_keys
+ WHERE retired_at IS NULL
+ ORDER BY created_at DESC, key_id DESC
+ LIMIT 1;
+
+-- name: rotate_signing_key
+SELECT scopedb_private.rotate_signing_key(%(grace)s::interval) AS key_id;
+
+-- name: retire_signing_key
+SELECT scopedb_private.retire_signing_key(%(key_id)s, COALESCE(%(at)s::timestamptz, now()));
+
+-- name: login_safety
+-- Whether the logged-in role could escape a scope: superuser, BYPASSRLS, or able to become scopedb_owner.
+SELECT r.rolsuper, r.rolbypassrls,
+       pg_catalog.pg_has_role(session_user, 'scopedb_owner', 'MEMBER') AS owner_member,
+       pg_catalog.pg_has_role(session_user, 'scopedb_app', 'MEMBER') AS app_member,
+       pg_catalog.current_database() AS database
+  FROM pg_catalog.pg_roles AS r
+ WHERE r.rolname = session_user;

@@ -1,0 +1,19 @@
+-- Statements of a scoped transaction (Database.scoped). They run as scopedb_app; RLS decides every row.
+
+-- name: enter_scope
+-- Returns {"project_ids": [...], "resource_ids": [...] | null, "expires_at": ...}.
+SELECT scopedb.enter_scope(%(token)s);
+
+-- name: resolve_scope
+-- For the SET LOCAL form (Citus): the resolved token to put into scopedb.scope_token.
+SELECT scopedb.resolve_scope(%(token)s);
+
+-- name: scope_projects
+-- The scope's projects as the database resolved them.
+SELECT id, name FROM scopedb.projects ORDER BY id;
+
+-- name: insert_fragment
+INSERT INTO scopedb.fragments (project_id, id, resource_id, path, fqn, content, embedding, tier, token_count)
+VALUES (%(project_id)s, COALESCE(%(id)s, gen_random_uuid()::text), %(resource_id)s, %(path)s, %(fqn)s,
+        %(content)s, %(embedding)s, COALESCE(%(tier)s, 'warm'), COALESCE(%(token_count)s, 0))
+RETURNING id;
