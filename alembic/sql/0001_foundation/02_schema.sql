@@ -1,0 +1,149 @@
+-- scopedb: tables and indexes.
+--
+-- Runs as scopedb_owner, so the owner owns every object created here. `:embedding_dim` is substituted at
+-- migration time (psql: `\set embedding_dim 384`); it fixes the width of fragments.embedding.
+--
+-- Rules every data table keeps (the scaling and audit checks rely on them):
+--   * a NOT NULL `project_id bigint` column that leads the primary key, so the scope predicate
+--     `project_id = ANY(...)` is an index condition and the table can be distributed by project on Citus;
+--   * every unique key includes project_id, so a unique violation can never reveal that another project holds
+--     the same key (the unique-check covert channel);
+--   * foreign keys between data tables include project_id, so a row can only point inside its own project.
+-- `projects` itself is the exception: it is the directory of projects (a reference table on Citus).
+
+SET ROLE scopedb_owner;
+
+COMMENT ON SCHEMA scopedb IS
+    'scopedb data schema: every table has forced row-level security keyed on the signed scope of the transaction.';
+COMMENT ON SCHEMA scopedb_private IS
+    'scopedb internals (signing keys, token verification). Only scopedb_owner may use it.';
+
+-- ---------------------------------------------------------------------------------------------------------------
+-- Types
+-- ---------------------------------------------------------------------------------------------------------------
+
+-- The claims of a scope token, parsed in one jsonb_populate_record call (see 03_functions.sql). Keys of the JSON
+-- that have no field here are ignored, so newer token writers stay readable.
+CREATE TYPE scopedb_private.scope_claims AS (
+    v            integer,     -- token format version (1)
+    aud          text,        -- audience: the database the token is for
+    iat          bigint,      -- issued at, Unix seconds
+    exp          bigint,      -- expires at, Unix seconds
+    act          text,        -- actor, for audit only
+    projects     text[],      -- project names
+    project_ids  bigint[],    -- set only in tokens resolved by scopedb.resolve_scope
+    resources    text[],      -- NULL: no narrowing; otherwise the resources the scope narrows to
+    denied       text[],      -- resources hidden even inside the projects
+    -- Set only in resolved tokens: what the policies compare resource columns with. NULL: no resource filter;
+    -- otherwise the admitted resource ids, plus '' when fragments without a resource are admitted too.
+    resource_filter  text[]
+);
+COMMENT ON TYPE scopedb_private.scope_claims IS 'Parsed claims of a scope token.';
+
+-- ---------------------------------------------------------------------------------------------------------------
+-- Tables
+-- ---------------------------------------------------------------------------------------------------------------
+
+CREATE TABLE scopedb.projects (
+    id          bigint GENERATED ALWAYS AS IDENTITY PRIMARY KEY,
+    name        text NOT NULL,
+    created_at  timestamptz NOT NULL DEFAULT now(),
+    CONSTRAINT projects_name_key UNIQUE (name),
+    CONSTRAINT projects_name_check CHECK (name <> '' AND length(name) <= 200 AND name !~ '[[:cntrl:]]')
+);
+COMMENT ON TABLE scopedb.projects IS
+    'Tenants. A scope names projects; scopedb.enter_scope resolves those names to these ids.';
+
+CREATE TABLE scopedb.resources (
+    project_id  bigint NOT NULL REFERENCES scopedb.projects (id) ON DELETE CASCADE,
+    -- A ULID (Crockford base32, 26 characters): sortable by creation time and safe to show in logs.
+    id          text NOT NULL,
+    alias       text,
+    kind        text NOT NULL DEFAULT 'repository',
+    created_at  timestamptz NOT NULL DEFAULT now(),
+    CONSTRAINT resources_pkey PRIMARY KEY (project_id, id),
+    CONSTRAINT resources_alias_key UNIQUE (project_id, alias),
+    CONSTRAINT resources_id_check CHECK (id ~ '^[0-9A-HJKMNP-TV-Z]{26}$'),
+    CONSTRAINT resources_alias_check CHECK (alias <> '' AND length(alias) <= 200)
+);
+COMMENT ON TABLE scopedb.resources IS
+    'Repositories, document sets and the like inside a project. A scope may narrow a project to some of them.';
+
+CREATE TABLE scopedb.resource_links (
+    project_id  bigint NOT NULL,
+    parent_id   text NOT NULL,
+    child_id    text NOT NULL,
+    created_at  timestamptz NOT NULL DEFAULT now(),
+    CONSTRAINT resource_links_pkey PRIMARY KEY (project_id, parent_id, child_id),
+    -- Both ends in the same project: a link can never point across tenants.
+    CONSTRAINT resource_links_parent_fkey FOREIGN KEY (project_id, parent_id)
+        REFERENCES scopedb.resources (project_id, id) ON DELETE CASCADE,
+    CONSTRAINT resource_links_child_fkey FOREIGN KEY (project_id, child_id)
+        REFERENCES scopedb.resources (project_id, id) ON DELETE CASCADE,
+    CONSTRAINT resource_links_not_self CHECK (parent_id <> child_id)
+);
+COMMENT ON TABLE scopedb.resource_links IS
+    'Parent/child resources (a monorepo and its packages). A DAG inside one project; cycles are refused by trigger.';
+
+CREATE TABLE scopedb.fragments (
+    project_id        bigint NOT NULL REFERENCES scopedb.projects (id) ON DELETE CASCADE,
+    id                text NOT NULL DEFAULT gen_random_uuid()::text,
+    resource_id       text,
+    path              text,
+    fqn               text,
+    content           text NOT NULL,
+    -- Generated, so the search vector can never disagree with the content it indexes.
+    tsv               tsvector GENERATED ALWAYS AS (to_tsvector('english'::regconfig, content)) STORED,
+    embedding         vector(:embedding_dim),
+    tier              text NOT NULL DEFAULT 'warm',
+    token_count       integer NOT NULL DEFAULT 0,
+    last_accessed_at  timestamptz NOT NULL DEFAULT now(),
+    valid_from        timestamptz NOT NULL DEFAULT now(),
+    valid_to          timestamptz,
+    created_at        timestamptz NOT NULL DEFAULT now(),
+    CONSTRAINT fragments_pkey PRIMARY KEY (project_id, id),
+    CONSTRAINT fragments_resource_fkey FOREIGN KEY (project_id, resource_id)
+        REFERENCES scopedb.resources (project_id, id) ON DELETE CASCADE,
+    CONSTRAINT fragments_id_check CHECK (id <> '' AND length(id) <= 200),
+    CONSTRAINT fragments_tier_check CHECK (tier IN ('hot', 'warm', 'cold')),
+    CONSTRAINT fragments_token_count_check CHECK (token_count >= 0),
+    CONSTRAINT fragments_validity_check CHECK (valid_to IS NULL OR valid_to > valid_from)
+);
+COMMENT ON TABLE scopedb.fragments IS
+    'The unit every search returns: a piece of text with its path, fully-qualified name, embedding and tier.';
+COMMENT ON COLUMN scopedb.fragments.resource_id IS
+    'NULL for project-wide fragments; those are hidden whenever the scope narrows the project to resources.';
+
+-- Signing keys. The Python layer signs scope tokens with the same secret; enter_scope and the policies verify them.
+-- inner_pad/outer_pad are the HMAC key blocks (key XOR 0x36.., key XOR 0x5c..), derived once on insert so that a
+-- verification costs two sha256() calls and nothing else.
+CREATE TABLE scopedb_private.signing_keys (
+    key_id           text PRIMARY KEY,
+    secret           bytea NOT NULL,
+    inner_pad        bytea NOT NULL,
+    outer_pad        bytea NOT NULL,
+    created_at       timestamptz NOT NULL DEFAULT now(),
+    -- NULL: active. Otherwise tokens signed by this key are accepted until this instant, then refused.
+    retired_at       timestamptz,
+    rotation_period  interval NOT NULL DEFAULT '90 days',
+    CONSTRAINT signing_keys_key_id_check CHECK (key_id ~ '^[A-Za-z0-9_-]{1,64}$'),
+    CONSTRAINT signing_keys_secret_check CHECK (length(secret) BETWEEN 32 AND 64),
+    CONSTRAINT signing_keys_pads_check CHECK (length(inner_pad) = 64 AND length(outer_pad) = 64)
+);
+COMMENT ON TABLE scopedb_private.signing_keys IS
+    'HMAC-SHA256 keys for scope tokens. Readable by scopedb_owner only; old keys stay valid until retired_at.';
+
+-- ---------------------------------------------------------------------------------------------------------------
+-- Indexes
+-- ---------------------------------------------------------------------------------------------------------------
+
+-- Policy columns: project_id leads every primary key; resource_id needs its own for resource-narrowed scopes.
+CREATE INDEX resources_id_idx ON scopedb.resources (id);
+CREATE INDEX resource_links_child_idx ON scopedb.resource_links (project_id, child_id);
+CREATE INDEX fragments_resource_idx ON scopedb.fragments (project_id, resource_id);
+
+-- Query paths: full text (GIN over the generated tsvector) and nearest neighbours (HNSW, cosine).
+CREATE INDEX fragments_tsv_idx ON scopedb.fragments USING gin (tsv);
+CREATE INDEX fragments_embedding_idx ON scopedb.fragments USING hnsw (embedding vector_cosine_ops);
+
+RESET ROLE;

@@ -1,0 +1,412 @@
+-- scopedb: functions and triggers — signing keys, token verification, scope accessors, scope entry.
+--
+-- How a scope reaches the policies
+-- --------------------------------
+-- The Python layer serialises a scope to canonical JSON ("claims": project names, resources, denied resources,
+-- audience, issued-at, expiry, actor) and signs it with HMAC-SHA256:
+--
+--     v1.<key_id>.<hex signature>.<claims json>      signature = HMAC(secret, 'v1.' || key_id || '.' || claims)
+--
+-- scopedb.enter_scope(token) verifies it, resolves the project names to ids, re-signs the resolved claims with
+-- the same key table, and stores that token in the transaction-local setting scopedb.scope_token. The policies
+-- never trust the setting: every statement re-verifies it through the scope_* accessors below, which the policies
+-- call as `(SELECT scopedb.scope_...())` so Postgres evaluates each at most once per statement (an InitPlan), not
+-- once per row. Because the setting is only a carrier, code running as scopedb_app gains nothing from
+-- set_config()/SET on it: an unsigned, altered, expired, retired-key or foreign-audience token yields an empty
+-- scope, which matches no row. For the same reason `SET LOCAL scopedb.scope_token = <resolved token>` is an
+-- equally safe way in — the form Citus forwards to its workers (see scopedb.resolve_scope).
+--
+-- Every function here is SECURITY DEFINER (it must read scopedb_private.signing_keys, which scopedb_app cannot),
+-- pins search_path to pg_catalog and pg_temp-last, and qualifies every object it names.
+
+SET ROLE scopedb_owner;
+
+-- ---------------------------------------------------------------------------------------------------------------
+-- Signing keys
+-- ---------------------------------------------------------------------------------------------------------------
+
+-- HMAC (RFC 2104) needs the key XORed with two constants. Core Postgres has sha256() but no pgcrypto and no bytea
+-- XOR, so derive both 64-byte blocks once, when the key is stored.
+CREATE FUNCTION scopedb_private.derive_hmac_pads() RETURNS trigger
+LANGUAGE plpgsql
+SET search_path = pg_catalog, pg_temp
+AS $$
+DECLARE
+    block bytea := NEW.secret || pg_catalog.decode(pg_catalog.repeat('00', 64 - pg_catalog.length(NEW.secret)), 'hex');
+    ipad bytea := block;
+    opad bytea := block;
+BEGIN
+    FOR i IN 0 .. 63 LOOP
+        ipad := pg_catalog.set_byte(ipad, i, pg_catalog.get_byte(block, i) # 54);   -- 0x36
+        opad := pg_catalog.set_byte(opad, i, pg_catalog.get_byte(block, i) # 92);   -- 0x5c
+    END LOOP;
+    NEW.inner_pad := ipad;
+    NEW.outer_pad := opad;
+    RETURN NEW;
+END
+$$;
+COMMENT ON FUNCTION scopedb_private.derive_hmac_pads() IS
+    'Derives the HMAC inner/outer key blocks of a signing key so verification is two sha256() calls.';
+
+CREATE TRIGGER signing_keys_derive_pads
+    BEFORE INSERT OR UPDATE OF secret ON scopedb_private.signing_keys
+    FOR EACH ROW EXECUTE FUNCTION scopedb_private.derive_hmac_pads();
+
+-- Adds a fresh key and schedules every other active key to retire after `grace`, so tokens already signed with
+-- them (and processes that have not reloaded the key yet) keep working until then. Returns the new key id.
+-- The secret comes from gen_random_uuid(), which draws on the server's strong random source; two of them give
+-- 244 random bits.
+CREATE FUNCTION scopedb_private.rotate_signing_key(grace interval DEFAULT interval '1 hour') RETURNS text
+LANGUAGE plpgsql
+SECURITY DEFINER
+SET search_path = pg_catalog, pg_temp
+AS $$
+DECLARE
+    new_id text := pg_catalog.to_char(pg_catalog.clock_timestamp() AT TIME ZONE 'UTC', 'YYYYMMDD"T"HH24MISSUS')
+                   || '-' || pg_catalog.substr(pg_catalog.md5(pg_catalog.gen_random_uuid()::text), 1, 8);
+BEGIN
+    IF grace IS NULL OR grace < interval '0' THEN
+        RAISE EXCEPTION 'grace must be a non-negative interval' USING ERRCODE = 'invalid_parameter_value';
+    END IF;
+    UPDATE scopedb_private.signing_keys
+       SET retired_at = pg_catalog.now() + grace
+     WHERE retired_at IS NULL;
+    INSERT INTO scopedb_private.signing_keys (key_id, secret, inner_pad, outer_pad)
+    VALUES (new_id,
+            pg_catalog.uuid_send(pg_catalog.gen_random_uuid()) || pg_catalog.uuid_send(pg_catalog.gen_random_uuid()),
+            '', '');   -- pads are derived by the trigger
+    RETURN new_id;
+END
+$$;
+COMMENT ON FUNCTION scopedb_private.rotate_signing_key(interval) IS
+    'Creates a new signing key; earlier active keys stay valid for the grace interval, then are refused.';
+
+-- Retires one key at a given instant (default: now). Tokens signed with it are refused from then on.
+CREATE FUNCTION scopedb_private.retire_signing_key(retired_key_id text, at_time timestamptz DEFAULT now())
+RETURNS void
+LANGUAGE sql
+SECURITY DEFINER
+SET search_path = pg_catalog, pg_temp
+BEGIN ATOMIC
+    UPDATE scopedb_private.signing_keys
+       SET retired_at = LEAST(COALESCE(retired_at, at_time), at_time)
+     WHERE key_id = retired_key_id;
+END;
+COMMENT ON FUNCTION scopedb_private.retire_signing_key(text, timestamptz) IS
+    'Retires a signing key: tokens it signed are refused from at_time on.';
+
+-- ---------------------------------------------------------------------------------------------------------------
+-- Token verification
+-- ---------------------------------------------------------------------------------------------------------------
+
+-- Returns the claims of a valid token, or why it is not valid: missing, malformed, unknown or retired key, bad
+-- signature, wrong audience, expired, not yet valid. The audience of a token is the database it was minted for,
+-- so a token for staging is refused in production. This runs once per statement for every scope accessor a policy
+-- evaluates, so it avoids regular expressions (Postgres's engine needs hundreds of microseconds for a capturing
+-- pattern) and parses the claims with one jsonb_populate_record call.
+CREATE FUNCTION scopedb_private.check_token(token text, OUT claims scopedb_private.scope_claims, OUT problem text)
+LANGUAGE plpgsql
+STABLE
+SECURITY DEFINER
+SET search_path = pg_catalog, pg_temp
+AS $$
+DECLARE
+    kid text;
+    body text;
+    expected text;
+BEGIN
+    IF token IS NULL OR token = '' THEN
+        problem := 'missing';
+        RETURN;
+    END IF;
+    kid := pg_catalog.split_part(token, '.', 2);
+    -- 'v1.' + key id + '.' + 64 hex digits + '.' then the claims.
+    body := pg_catalog.substr(token, pg_catalog.length(kid) + 70);
+    IF pg_catalog.left(token, 3) <> 'v1.' OR pg_catalog.length(pg_catalog.split_part(token, '.', 3)) <> 64
+       OR pg_catalog.left(body, 1) <> '{' OR pg_catalog.right(body, 1) <> '}' THEN
+        problem := 'malformed';
+        RETURN;
+    END IF;
+    SELECT pg_catalog.encode(pg_catalog.sha256(k.outer_pad || pg_catalog.sha256(
+               k.inner_pad || pg_catalog.convert_to('v1.' || kid || '.' || body, 'UTF8'))), 'hex')
+      INTO expected
+      FROM scopedb_private.signing_keys AS k
+     WHERE k.key_id = kid
+       AND (k.retired_at IS NULL OR k.retired_at > pg_catalog.now());
+    IF NOT FOUND THEN
+        problem := 'unknown or retired key';
+        RETURN;
+    END IF;
+    IF expected <> pg_catalog.split_part(token, '.', 3) THEN
+        problem := 'bad signature';
+        RETURN;
+    END IF;
+    -- Only a holder of the key can have produced these bytes, so they are our own canonical JSON.
+    claims := pg_catalog.jsonb_populate_record(NULL::scopedb_private.scope_claims, body::jsonb);
+    IF claims.aud IS DISTINCT FROM pg_catalog.current_database() THEN
+        problem := 'wrong audience';
+    ELSIF claims.exp IS NULL OR claims.exp <= EXTRACT(epoch FROM pg_catalog.now()) THEN
+        problem := 'expired';
+    ELSIF claims.iat IS NULL OR claims.iat > EXTRACT(epoch FROM pg_catalog.now()) + 300 THEN
+        problem := 'not yet valid';
+    ELSIF claims.v IS DISTINCT FROM 1 OR claims.projects IS NULL OR pg_catalog.cardinality(claims.projects) = 0 THEN
+        problem := 'malformed';
+    END IF;
+    IF problem IS NOT NULL THEN
+        claims := NULL;
+    END IF;
+END
+$$;
+COMMENT ON FUNCTION scopedb_private.check_token(text) IS
+    'Verifies a scope token (HMAC-SHA256, key not retired, audience = this database, not expired).';
+
+-- The verified claims of the current transaction, or NULL (no scope, an ended transaction, or a token that does
+-- not verify). Settings read as '' once the transaction that set them has ended, hence NULLIF.
+CREATE FUNCTION scopedb_private.verified_claims() RETURNS scopedb_private.scope_claims
+LANGUAGE plpgsql
+STABLE
+SECURITY DEFINER
+SET search_path = pg_catalog, pg_temp
+AS $$
+BEGIN
+    RETURN (scopedb_private.check_token(NULLIF(pg_catalog.current_setting('scopedb.scope_token', true), ''))).claims;
+END
+$$;
+COMMENT ON FUNCTION scopedb_private.verified_claims() IS
+    'Claims of the verified scope token of this transaction; NULL when there is none.';
+
+-- True when the session logged in as a member of scopedb_owner: migrations, admin calls. session_user cannot be
+-- changed by a non-superuser, so code running as scopedb_app cannot make this true.
+CREATE FUNCTION scopedb_private.is_admin_session() RETURNS boolean
+LANGUAGE sql
+STABLE
+SECURITY DEFINER
+SET search_path = pg_catalog, pg_temp
+RETURN pg_catalog.pg_has_role(session_user, 'scopedb_owner', 'MEMBER');
+COMMENT ON FUNCTION scopedb_private.is_admin_session() IS
+    'Whether the logged-in role is a member of scopedb_owner (admin and migration sessions).';
+
+-- Signs claims with the newest active key, in the same format the Python layer uses.
+CREATE FUNCTION scopedb_private.sign_claims(claims jsonb) RETURNS text
+LANGUAGE plpgsql
+STABLE
+SECURITY DEFINER
+SET search_path = pg_catalog, pg_temp
+AS $$
+DECLARE
+    body text := claims::text;
+    signed text;
+BEGIN
+    SELECT 'v1.' || k.key_id || '.'
+           || pg_catalog.encode(pg_catalog.sha256(k.outer_pad || pg_catalog.sha256(
+                  k.inner_pad || pg_catalog.convert_to('v1.' || k.key_id || '.' || body, 'UTF8'))), 'hex')
+           || '.' || body
+      INTO signed
+      FROM scopedb_private.signing_keys AS k
+     WHERE k.retired_at IS NULL
+     ORDER BY k.created_at DESC, k.key_id DESC
+     LIMIT 1;
+    IF signed IS NULL THEN
+        RAISE EXCEPTION 'no active scope signing key; run scopedb keys rotate' USING ERRCODE = 'SD002';
+    END IF;
+    RETURN signed;
+END
+$$;
+COMMENT ON FUNCTION scopedb_private.sign_claims(jsonb) IS
+    'Signs resolved scope claims with the newest active key (used by scopedb.resolve_scope).';
+
+-- ---------------------------------------------------------------------------------------------------------------
+-- Scope accessors: what the policies read, each evaluated at most once per statement
+-- ---------------------------------------------------------------------------------------------------------------
+
+-- Cheap and unverified: only says whether anything was entered. The permissive policies use it (RLS needs one
+-- permissive policy to admit a row); the restrictive policies, which are ANDed with it, do the verified check.
+CREATE FUNCTION scopedb.scope_entered() RETURNS boolean
+LANGUAGE sql
+STABLE
+SECURITY DEFINER
+SET search_path = pg_catalog, pg_temp
+RETURN COALESCE(pg_catalog.current_setting('scopedb.scope_token', true), '') <> '';
+COMMENT ON FUNCTION scopedb.scope_entered() IS
+    'Whether a scope token is present (not whether it verifies); permissive policies only.';
+
+CREATE FUNCTION scopedb.scope_project_names() RETURNS text[]
+LANGUAGE plpgsql
+STABLE
+SECURITY DEFINER
+SET search_path = pg_catalog, pg_temp
+AS $$
+BEGIN
+    RETURN COALESCE((scopedb_private.verified_claims()).projects, '{}'::text[]);
+END
+$$;
+COMMENT ON FUNCTION scopedb.scope_project_names() IS
+    'Project names of the verified scope; empty when no valid scope is entered (which matches no row).';
+
+-- Ids come from a token resolved by scopedb.resolve_scope/enter_scope; a token straight from the Python layer
+-- (names only) gives none, so it can name projects but never reach their rows.
+CREATE FUNCTION scopedb.scope_project_ids() RETURNS bigint[]
+LANGUAGE plpgsql
+STABLE
+SECURITY DEFINER
+SET search_path = pg_catalog, pg_temp
+AS $$
+BEGIN
+    RETURN COALESCE((scopedb_private.verified_claims()).project_ids, '{}'::bigint[]);
+END
+$$;
+COMMENT ON FUNCTION scopedb.scope_project_ids() IS
+    'Ids of the projects of the verified scope; empty when no valid (resolved) scope is entered.';
+
+-- What resource columns are compared with (see scope_claims.resource_filter). The policies use it as
+-- `(col = ANY (filter)) IS NOT FALSE`: a NULL filter admits every row with one evaluation, which is the common
+-- case; a list admits exactly its members. No valid, resolved scope gives the empty list, which admits nothing.
+CREATE FUNCTION scopedb.scope_resource_filter() RETURNS text[]
+LANGUAGE plpgsql
+STABLE
+SECURITY DEFINER
+SET search_path = pg_catalog, pg_temp
+AS $$
+DECLARE
+    c scopedb_private.scope_claims := scopedb_private.verified_claims();
+BEGIN
+    IF c IS NULL OR c.project_ids IS NULL THEN
+        RETURN '{}'::text[];
+    END IF;
+    RETURN c.resource_filter;
+END
+$$;
+COMMENT ON FUNCTION scopedb.scope_resource_filter() IS
+    'Resource ids the verified scope admits (and the empty string for resource-less rows); NULL: no filter.';
+
+-- ---------------------------------------------------------------------------------------------------------------
+-- Scope entry
+-- ---------------------------------------------------------------------------------------------------------------
+
+-- Verifies a token from the Python layer, resolves its project names to ids, subtracts the denied resources from
+-- the narrowed ones, and returns the result as a new token signed by the database. That resolved token is what
+-- the policies read, so no statement has to look project names up again. Errors carry a scopedb SQLSTATE (class
+-- SD) so the Python layer raises a typed exception:
+--   SD001 malformed or missing   SD002 unknown/retired key, bad signature, no active key
+--   SD003 expired or not yet valid   SD004 wrong audience   SD005 a project named by the scope does not exist
+-- Use it directly (then `SET LOCAL scopedb.scope_token = <result>`) where SET LOCAL is the only form that reaches
+-- every node, as on Citus; otherwise call scopedb.enter_scope.
+CREATE FUNCTION scopedb.resolve_scope(token text) RETURNS text
+LANGUAGE plpgsql
+VOLATILE
+SECURITY DEFINER
+SET search_path = pg_catalog, pg_temp
+AS $$
+DECLARE
+    checked record;
+    c scopedb_private.scope_claims;
+    previous text := pg_catalog.current_setting('scopedb.scope_token', true);
+    ids bigint[];
+    denied text[];
+    filter text[];
+    claims jsonb;
+BEGIN
+    checked := scopedb_private.check_token(token);
+    IF checked.problem IS NOT NULL THEN
+        RAISE EXCEPTION 'scope token refused: %', checked.problem
+            USING ERRCODE = CASE checked.problem
+                                WHEN 'missing' THEN 'SD001'
+                                WHEN 'malformed' THEN 'SD001'
+                                WHEN 'expired' THEN 'SD003'
+                                WHEN 'not yet valid' THEN 'SD003'
+                                WHEN 'wrong audience' THEN 'SD004'
+                                ELSE 'SD002'
+                            END;
+    END IF;
+    c := checked.claims;
+    denied := COALESCE(c.denied, '{}'::text[]);
+    -- The owner's policy on projects admits the names of the verified token in the setting.
+    PERFORM pg_catalog.set_config('scopedb.scope_token', token, true);
+    ids := ARRAY(SELECT p.id FROM scopedb.projects AS p WHERE p.name = ANY (c.projects) ORDER BY p.id);
+    IF pg_catalog.cardinality(ids) <> pg_catalog.cardinality(ARRAY(SELECT DISTINCT pg_catalog.unnest(c.projects))) THEN
+        RAISE EXCEPTION 'scope names a project that does not exist' USING ERRCODE = 'SD005';
+    END IF;
+    claims := pg_catalog.jsonb_build_object(
+        'v', 1, 'aud', c.aud, 'iat', c.iat, 'exp', c.exp, 'act', c.act,
+        'projects', c.projects, 'project_ids', ids, 'resources', c.resources, 'denied', denied);
+    IF c.resources IS NOT NULL THEN
+        -- Narrowed: exactly the named resources that are not denied; resource-less rows are hidden.
+        filter := ARRAY(SELECT DISTINCT r FROM pg_catalog.unnest(c.resources) AS r WHERE r <> ALL (denied) ORDER BY r);
+    ELSIF pg_catalog.cardinality(denied) > 0 THEN
+        -- Every resource of the projects except the denied ones, and resource-less rows (''). Listing them lets
+        -- one array comparison serve every kind of scope. The owner lists them under a provisional token that
+        -- carries the project ids, which is what its policy on resources admits.
+        PERFORM pg_catalog.set_config('scopedb.scope_token', scopedb_private.sign_claims(claims), true);
+        filter := ARRAY(SELECT r.id FROM scopedb.resources AS r
+                         WHERE r.project_id = ANY (ids) AND r.id <> ALL (denied) ORDER BY r.id) || ''::text;
+    END IF;
+    PERFORM pg_catalog.set_config('scopedb.scope_token', COALESCE(previous, ''), true);
+    RETURN scopedb_private.sign_claims(claims || pg_catalog.jsonb_build_object('resource_filter', filter));
+END
+$$;
+COMMENT ON FUNCTION scopedb.resolve_scope(text) IS
+    'Verifies a scope token and returns it resolved (project ids, effective resources), signed by the database.';
+
+-- The usual entry: resolve, then make the resolved token the scope every policy reads for the rest of the
+-- transaction (a transaction-local setting: it is gone at COMMIT or ROLLBACK, which is what makes scopedb safe
+-- behind a transaction-pooling PgBouncer).
+CREATE FUNCTION scopedb.enter_scope(token text) RETURNS jsonb
+LANGUAGE plpgsql
+VOLATILE
+SECURITY DEFINER
+SET search_path = pg_catalog, pg_temp
+AS $$
+DECLARE
+    resolved text := scopedb.resolve_scope(token);
+    claims scopedb_private.scope_claims;
+BEGIN
+    PERFORM pg_catalog.set_config('scopedb.scope_token', resolved, true);
+    claims := scopedb_private.verified_claims();
+    RETURN pg_catalog.jsonb_build_object(
+        'project_ids', claims.project_ids,
+        'resource_filter', claims.resource_filter,
+        'expires_at', pg_catalog.to_timestamp(claims.exp));
+END
+$$;
+COMMENT ON FUNCTION scopedb.enter_scope(text) IS
+    'Verifies a signed scope token and makes it the scope every policy reads for the rest of the transaction.';
+
+-- ---------------------------------------------------------------------------------------------------------------
+-- Triggers
+-- ---------------------------------------------------------------------------------------------------------------
+
+-- resource_links must stay a DAG. The walk runs as scopedb_owner so it sees every link of the (scoped) project,
+-- including links between resources the caller's scope hides; concurrent inserts into one project are serialised
+-- by a transaction-level advisory lock so two links cannot close a cycle together.
+CREATE FUNCTION scopedb_private.refuse_resource_cycle() RETURNS trigger
+LANGUAGE plpgsql
+SECURITY DEFINER
+SET search_path = pg_catalog, pg_temp
+AS $$
+BEGIN
+    PERFORM pg_catalog.pg_advisory_xact_lock(
+        pg_catalog.hashtextextended('scopedb.resource_links:' || NEW.project_id::text, 0));
+    IF EXISTS (
+        WITH RECURSIVE reachable (id) AS (
+            SELECT NEW.child_id
+            UNION
+            SELECT l.child_id
+              FROM scopedb.resource_links AS l
+              JOIN reachable AS r ON l.parent_id = r.id
+             WHERE l.project_id = NEW.project_id
+        )
+        SELECT FROM reachable WHERE id = NEW.parent_id
+    ) THEN
+        RAISE EXCEPTION 'resource link would create a cycle' USING ERRCODE = 'check_violation';
+    END IF;
+    RETURN NEW;
+END
+$$;
+COMMENT ON FUNCTION scopedb_private.refuse_resource_cycle() IS
+    'Keeps resource_links acyclic: refuses a link whose child already reaches its parent.';
+
+CREATE TRIGGER resource_links_refuse_cycle
+    BEFORE INSERT OR UPDATE ON scopedb.resource_links
+    FOR EACH ROW EXECUTE FUNCTION scopedb_private.refuse_resource_cycle();
+
+RESET ROLE;

@@ -1,0 +1,175 @@
+-- scopedb: row-level security.
+--
+-- Every table in the data schema has RLS ENABLED and FORCED (so even the owner, and any SECURITY DEFINER
+-- function it owns, is filtered). For scopedb_app each table has:
+--   * one PERMISSIVE policy, "app sees nothing until a scope is entered": RLS admits a row only if some
+--     permissive policy does, so this says no token, no rows. It is deliberately cheap and unverified;
+--   * one RESTRICTIVE policy per command with the verified scope. Restrictive policies are ANDed with every
+--     permissive one, so a permissive policy added later can never widen the scope. Writes carry WITH CHECK, so
+--     a row cannot be written into another project or an out-of-scope resource.
+--
+-- The restrictive predicate has two parts, each reading the scope once per statement through an InitPlan
+-- (`(SELECT scopedb.scope_...())`, evaluated at most once, and only if reached, instead of once per row):
+--   project_id = ANY (project ids)           an index condition on every table (project_id leads each key);
+--   (resource = ANY (filter)) IS NOT FALSE   a NULL filter (the scope filters no resources) admits the row;
+--                                            otherwise only listed resources pass ('' stands for "no resource").
+-- Both compare columns with leakproof operators (bigint/text equality), so a user-supplied function in a WHERE
+-- clause is never evaluated on a row before the scope has admitted it.
+--
+-- scopedb_owner is filtered too. It sees every row only in an admin session (the logged-in role is a member of
+-- scopedb_owner); when its SECURITY DEFINER functions run for scopedb_app it sees only what they need.
+
+SET ROLE scopedb_owner;
+
+ALTER TABLE scopedb.projects ENABLE ROW LEVEL SECURITY;
+ALTER TABLE scopedb.projects FORCE ROW LEVEL SECURITY;
+ALTER TABLE scopedb.resources ENABLE ROW LEVEL SECURITY;
+ALTER TABLE scopedb.resources FORCE ROW LEVEL SECURITY;
+ALTER TABLE scopedb.resource_links ENABLE ROW LEVEL SECURITY;
+ALTER TABLE scopedb.resource_links FORCE ROW LEVEL SECURITY;
+ALTER TABLE scopedb.fragments ENABLE ROW LEVEL SECURITY;
+ALTER TABLE scopedb.fragments FORCE ROW LEVEL SECURITY;
+
+-- ---------------------------------------------------------------------------------------------------------------
+-- projects: the app may read the projects its scope names. Writes are not granted; the policies exist
+-- anyway, so that a careless GRANT cannot open them.
+-- ---------------------------------------------------------------------------------------------------------------
+
+CREATE POLICY "app sees nothing until a scope is entered" ON scopedb.projects
+    AS PERMISSIVE FOR ALL TO scopedb_app
+    USING ((SELECT scopedb.scope_entered()))
+    WITH CHECK ((SELECT scopedb.scope_entered()));
+
+CREATE POLICY "scope limits which projects the app reads" ON scopedb.projects
+    AS RESTRICTIVE FOR SELECT TO scopedb_app
+    USING (name = ANY ((SELECT scopedb.scope_project_names())::text[]));
+CREATE POLICY "scope limits which projects the app creates" ON scopedb.projects
+    AS RESTRICTIVE FOR INSERT TO scopedb_app
+    WITH CHECK (name = ANY ((SELECT scopedb.scope_project_names())::text[]));
+CREATE POLICY "scope limits which projects the app changes" ON scopedb.projects
+    AS RESTRICTIVE FOR UPDATE TO scopedb_app
+    USING (name = ANY ((SELECT scopedb.scope_project_names())::text[]))
+    WITH CHECK (name = ANY ((SELECT scopedb.scope_project_names())::text[]));
+CREATE POLICY "scope limits which projects the app deletes" ON scopedb.projects
+    AS RESTRICTIVE FOR DELETE TO scopedb_app
+    USING (name = ANY ((SELECT scopedb.scope_project_names())::text[]));
+
+CREATE POLICY "owner administers every row in an admin session" ON scopedb.projects
+    AS PERMISSIVE FOR ALL TO scopedb_owner
+    USING ((SELECT scopedb_private.is_admin_session()))
+    WITH CHECK ((SELECT scopedb_private.is_admin_session()));
+-- Lets scopedb.resolve_scope turn the names of a verified token into ids while it runs for scopedb_app.
+CREATE POLICY "owner resolves the projects named by the scope" ON scopedb.projects
+    AS PERMISSIVE FOR SELECT TO scopedb_owner
+    USING (name = ANY ((SELECT scopedb.scope_project_names())::text[]));
+
+-- ---------------------------------------------------------------------------------------------------------------
+-- resources: in scope when the project is and the resource passes the scope's resource filter.
+-- ---------------------------------------------------------------------------------------------------------------
+
+CREATE POLICY "app sees nothing until a scope is entered" ON scopedb.resources
+    AS PERMISSIVE FOR ALL TO scopedb_app
+    USING ((SELECT scopedb.scope_entered()))
+    WITH CHECK ((SELECT scopedb.scope_entered()));
+
+CREATE POLICY "scope limits which resources the app reads" ON scopedb.resources
+    AS RESTRICTIVE FOR SELECT TO scopedb_app
+    USING (project_id = ANY ((SELECT scopedb.scope_project_ids())::bigint[])
+           AND (id = ANY ((SELECT scopedb.scope_resource_filter())::text[])) IS NOT FALSE);
+CREATE POLICY "scope limits which resources the app creates" ON scopedb.resources
+    AS RESTRICTIVE FOR INSERT TO scopedb_app
+    WITH CHECK (project_id = ANY ((SELECT scopedb.scope_project_ids())::bigint[])
+                AND (id = ANY ((SELECT scopedb.scope_resource_filter())::text[])) IS NOT FALSE);
+CREATE POLICY "scope limits which resources the app changes" ON scopedb.resources
+    AS RESTRICTIVE FOR UPDATE TO scopedb_app
+    USING (project_id = ANY ((SELECT scopedb.scope_project_ids())::bigint[])
+           AND (id = ANY ((SELECT scopedb.scope_resource_filter())::text[])) IS NOT FALSE)
+    WITH CHECK (project_id = ANY ((SELECT scopedb.scope_project_ids())::bigint[])
+                AND (id = ANY ((SELECT scopedb.scope_resource_filter())::text[])) IS NOT FALSE);
+CREATE POLICY "scope limits which resources the app deletes" ON scopedb.resources
+    AS RESTRICTIVE FOR DELETE TO scopedb_app
+    USING (project_id = ANY ((SELECT scopedb.scope_project_ids())::bigint[])
+           AND (id = ANY ((SELECT scopedb.scope_resource_filter())::text[])) IS NOT FALSE);
+
+CREATE POLICY "owner administers every row in an admin session" ON scopedb.resources
+    AS PERMISSIVE FOR ALL TO scopedb_owner
+    USING ((SELECT scopedb_private.is_admin_session()))
+    WITH CHECK ((SELECT scopedb_private.is_admin_session()));
+-- Lets scopedb.resolve_scope list the resources of the scope's projects when the scope denies some of them.
+CREATE POLICY "owner lists the resources of the projects of the scope" ON scopedb.resources
+    AS PERMISSIVE FOR SELECT TO scopedb_owner
+    USING (project_id = ANY ((SELECT scopedb.scope_project_ids())::bigint[]));
+
+-- ---------------------------------------------------------------------------------------------------------------
+-- resource_links: in scope when the project is and both ends pass the resource filter.
+-- ---------------------------------------------------------------------------------------------------------------
+
+CREATE POLICY "app sees nothing until a scope is entered" ON scopedb.resource_links
+    AS PERMISSIVE FOR ALL TO scopedb_app
+    USING ((SELECT scopedb.scope_entered()))
+    WITH CHECK ((SELECT scopedb.scope_entered()));
+
+CREATE POLICY "scope limits which resource links the app reads" ON scopedb.resource_links
+    AS RESTRICTIVE FOR SELECT TO scopedb_app
+    USING (project_id = ANY ((SELECT scopedb.scope_project_ids())::bigint[])
+           AND (ARRAY[parent_id, child_id] <@ (SELECT scopedb.scope_resource_filter())::text[]) IS NOT FALSE);
+CREATE POLICY "scope limits which resource links the app creates" ON scopedb.resource_links
+    AS RESTRICTIVE FOR INSERT TO scopedb_app
+    WITH CHECK (project_id = ANY ((SELECT scopedb.scope_project_ids())::bigint[])
+                AND (ARRAY[parent_id, child_id] <@ (SELECT scopedb.scope_resource_filter())::text[]) IS NOT FALSE);
+CREATE POLICY "scope limits which resource links the app changes" ON scopedb.resource_links
+    AS RESTRICTIVE FOR UPDATE TO scopedb_app
+    USING (project_id = ANY ((SELECT scopedb.scope_project_ids())::bigint[])
+           AND (ARRAY[parent_id, child_id] <@ (SELECT scopedb.scope_resource_filter())::text[]) IS NOT FALSE)
+    WITH CHECK (project_id = ANY ((SELECT scopedb.scope_project_ids())::bigint[])
+                AND (ARRAY[parent_id, child_id] <@ (SELECT scopedb.scope_resource_filter())::text[]) IS NOT FALSE);
+CREATE POLICY "scope limits which resource links the app deletes" ON scopedb.resource_links
+    AS RESTRICTIVE FOR DELETE TO scopedb_app
+    USING (project_id = ANY ((SELECT scopedb.scope_project_ids())::bigint[])
+           AND (ARRAY[parent_id, child_id] <@ (SELECT scopedb.scope_resource_filter())::text[]) IS NOT FALSE);
+
+CREATE POLICY "owner administers every row in an admin session" ON scopedb.resource_links
+    AS PERMISSIVE FOR ALL TO scopedb_owner
+    USING ((SELECT scopedb_private.is_admin_session()))
+    WITH CHECK ((SELECT scopedb_private.is_admin_session()));
+-- Lets the cycle check see every link of a scoped project, including links between resources the scope hides:
+-- being a DAG is a property of the whole project, not of one caller's view of it.
+CREATE POLICY "owner walks the links of the projects of the scope" ON scopedb.resource_links
+    AS PERMISSIVE FOR SELECT TO scopedb_owner
+    USING (project_id = ANY ((SELECT scopedb.scope_project_ids())::bigint[]));
+
+-- ---------------------------------------------------------------------------------------------------------------
+-- fragments: in scope when the project is and the resource passes the filter (a fragment without a
+-- resource passes only when the scope does not narrow to resources).
+-- ---------------------------------------------------------------------------------------------------------------
+
+CREATE POLICY "app sees nothing until a scope is entered" ON scopedb.fragments
+    AS PERMISSIVE FOR ALL TO scopedb_app
+    USING ((SELECT scopedb.scope_entered()))
+    WITH CHECK ((SELECT scopedb.scope_entered()));
+
+CREATE POLICY "scope limits which fragments the app reads" ON scopedb.fragments
+    AS RESTRICTIVE FOR SELECT TO scopedb_app
+    USING (project_id = ANY ((SELECT scopedb.scope_project_ids())::bigint[])
+           AND (COALESCE(resource_id, '') = ANY ((SELECT scopedb.scope_resource_filter())::text[])) IS NOT FALSE);
+CREATE POLICY "scope limits which fragments the app creates" ON scopedb.fragments
+    AS RESTRICTIVE FOR INSERT TO scopedb_app
+    WITH CHECK (project_id = ANY ((SELECT scopedb.scope_project_ids())::bigint[])
+                AND (COALESCE(resource_id, '') = ANY ((SELECT scopedb.scope_resource_filter())::text[])) IS NOT FALSE);
+CREATE POLICY "scope limits which fragments the app changes" ON scopedb.fragments
+    AS RESTRICTIVE FOR UPDATE TO scopedb_app
+    USING (project_id = ANY ((SELECT scopedb.scope_project_ids())::bigint[])
+           AND (COALESCE(resource_id, '') = ANY ((SELECT scopedb.scope_resource_filter())::text[])) IS NOT FALSE)
+    WITH CHECK (project_id = ANY ((SELECT scopedb.scope_project_ids())::bigint[])
+                AND (COALESCE(resource_id, '') = ANY ((SELECT scopedb.scope_resource_filter())::text[])) IS NOT FALSE);
+CREATE POLICY "scope limits which fragments the app deletes" ON scopedb.fragments
+    AS RESTRICTIVE FOR DELETE TO scopedb_app
+    USING (project_id = ANY ((SELECT scopedb.scope_project_ids())::bigint[])
+           AND (COALESCE(resource_id, '') = ANY ((SELECT scopedb.scope_resource_filter())::text[])) IS NOT FALSE);
+
+CREATE POLICY "owner administers every row in an admin session" ON scopedb.fragments
+    AS PERMISSIVE FOR ALL TO scopedb_owner
+    USING ((SELECT scopedb_private.is_admin_session()))
+    WITH CHECK ((SELECT scopedb_private.is_admin_session()));
+
+RESET ROLE;

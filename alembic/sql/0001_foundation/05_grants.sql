@@ -1,0 +1,37 @@
+-- scopedb: privileges.
+--
+-- Least privilege, stated positively: PUBLIC gets nothing in scopedb's schemas; scopedb_app gets USAGE on the data
+-- schema, the table privileges it needs (RLS then decides which rows), and EXECUTE on the scope functions;
+-- scopedb_auditor gets USAGE only (the catalog is readable by everyone; data rows are not granted to it).
+-- scopedb_app never gets CREATE on any schema, so it cannot plant a function, operator or view that shadows ours.
+
+SET ROLE scopedb_owner;
+
+REVOKE ALL ON SCHEMA scopedb FROM PUBLIC;
+REVOKE ALL ON SCHEMA scopedb_private FROM PUBLIC;
+REVOKE ALL ON ALL TABLES IN SCHEMA scopedb FROM PUBLIC;
+REVOKE ALL ON ALL TABLES IN SCHEMA scopedb_private FROM PUBLIC;
+REVOKE ALL ON ALL SEQUENCES IN SCHEMA scopedb FROM PUBLIC;
+-- Functions are executable by PUBLIC by default; none of ours should be.
+REVOKE ALL ON ALL FUNCTIONS IN SCHEMA scopedb FROM PUBLIC;
+REVOKE ALL ON ALL FUNCTIONS IN SCHEMA scopedb_private FROM PUBLIC;
+-- ...including the ones later migrations create.
+ALTER DEFAULT PRIVILEGES FOR ROLE scopedb_owner REVOKE EXECUTE ON FUNCTIONS FROM PUBLIC;
+
+GRANT USAGE ON SCHEMA scopedb TO scopedb_app, scopedb_auditor;
+
+-- Projects are created by admins; the app only reads the ones its scope names.
+GRANT SELECT ON scopedb.projects TO scopedb_app;
+GRANT SELECT, INSERT, UPDATE, DELETE ON scopedb.resources TO scopedb_app;
+GRANT SELECT, INSERT, UPDATE, DELETE ON scopedb.resource_links TO scopedb_app;
+GRANT SELECT, INSERT, UPDATE, DELETE ON scopedb.fragments TO scopedb_app;
+
+-- The policies call these as the current user, so the app needs EXECUTE on them.
+GRANT EXECUTE ON FUNCTION scopedb.enter_scope(text) TO scopedb_app;
+GRANT EXECUTE ON FUNCTION scopedb.resolve_scope(text) TO scopedb_app;
+GRANT EXECUTE ON FUNCTION scopedb.scope_entered() TO scopedb_app;
+GRANT EXECUTE ON FUNCTION scopedb.scope_project_names() TO scopedb_app;
+GRANT EXECUTE ON FUNCTION scopedb.scope_project_ids() TO scopedb_app;
+GRANT EXECUTE ON FUNCTION scopedb.scope_resource_filter() TO scopedb_app;
+
+RESET ROLE;
