@@ -1,0 +1,80 @@
+"""Shared fixtures: two tenants with resources, links and fragments, created the way a deployment would."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from typing import Any
+
+import psycopg
+import pytest
+
+from scopedb import Database, Fragment, ResourceScope
+from scopedb.admin import Project, Resource
+
+DATA_TABLES = ("projects", "resources", "resource_links", "fragments")
+
+
+@dataclass
+class Tenants:
+    """Project A ("acme/api") and project B ("beta/web"), each with two linked resources and fragments."""
+
+    db: Database
+    a: Project
+    b: Project
+    resources: dict[str, Resource] = field(default_factory=dict)
+
+    def scope(self, *names: str, **kwargs: Any) -> ResourceScope:
+        return ResourceScope(project_names=set(names), **kwargs)
+
+    def admin_rows(self, table: str, where: str = "true") -> list[tuple[Any, ...]]:
+        """Rows as the superuser/owner sees them: the ground truth the app's view is checked against."""
+        project_col = "id" if table == "projects" else "project_id"
+        with psycopg.connect(self.db.dsn) as conn:
+            return conn.execute(f"SELECT {project_col} FROM scopedb.{table} WHERE {where} ORDER BY 1").fetchall()
+
+    def count(self, table: str, project: Project) -> int:
+        column = "id" if table == "projects" else "project_id"
+        return len(self.admin_rows(table, f"{column} = {int(project.id)}"))
+
+
+def make_tenants(db: Database) -> Tenants:
+    admin = db.admin()
+    tenants = Tenants(db=db, a=admin.create_project("acme/api"), b=admin.create_project("beta/web"))
+    for key, project, alias in [
+        ("a1", "acme/api", "repo"),
+        ("a2", "acme/api", "docs"),
+        ("b1", "beta/web", "repo"),
+        ("b2", "beta/web", "docs"),
+    ]:
+        tenants.resources[key] = admin.create_resource(project, alias=alias)
+    admin.link_resources("acme/api", tenants.resources["a1"].id, tenants.resources["a2"].id)
+    admin.link_resources("beta/web", tenants.resources["b1"].id, tenants.resources["b2"].id)
+    fragments: list[Fragment] = []
+    for key in ("a1", "a2", "b1", "b2"):
+        project = "acme/api" if key.startswith("a") else "beta/web"
+        for n in range(3):
+            fragments.append(
+                Fragment(
+                    project=project,
+                    content=f"{project} {key} fragment {n} about the auth flow",
+                    resource_id=tenants.resources[key].id,
+                    path=f"src/{key}/file{n}.py",
+                    embedding=[float(n), 1.0, 0.0] + [0.0] * 381,
+                )
+            )
+    fragments.append(Fragment(project="acme/api", content="acme project-wide note"))
+    fragments.append(Fragment(project="beta/web", content="beta project-wide secret note"))
+    with db.scoped(ResourceScope(project_names={"acme/api", "beta/web"})) as s:
+        s.add_fragments(fragments)
+    return tenants
+
+
+@pytest.fixture
+def tenants(scopedb_db: Database) -> Tenants:
+    return make_tenants(scopedb_db)
+
+
+@pytest.fixture
+def new_tenants(scopedb_db: Database) -> Callable[[], Tenants]:
+    return lambda: make_tenants(scopedb_db)
