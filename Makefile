@@ -1,0 +1,40 @@
+# Two commands set everything up on a fresh machine with Python 3.11 and make:
+#   make demo   create .venv, install scopedb, run `scopedb demo` on the embedded PostgreSQL
+#   make test   create .venv, install with the dev extras, run ruff, mypy and the whole test suite
+PYTHON ?= python3
+VENV   := .venv
+BIN    := $(VENV)/bin
+
+.PHONY: demo test lint typecheck pytest bench clean
+
+$(BIN)/python:
+	$(PYTHON) -m venv $(VENV)
+
+$(VENV)/.installed: pyproject.toml | $(BIN)/python
+	$(BIN)/python -m pip install --quiet -e .
+	touch $@
+
+$(VENV)/.installed-dev: pyproject.toml | $(BIN)/python
+	$(BIN)/python -m pip install --quiet -e '.[dev]'
+	touch $@ $(VENV)/.installed
+
+demo: $(VENV)/.installed
+	$(BIN)/scopedb demo
+
+test: lint typecheck pytest
+
+lint: $(VENV)/.installed-dev
+	$(BIN)/ruff check scopedb tests bench alembic
+	$(BIN)/ruff format --check scopedb tests bench alembic
+
+typecheck: $(VENV)/.installed-dev
+	$(BIN)/mypy
+
+pytest: $(VENV)/.installed-dev
+	$(BIN)/python -m pytest
+
+bench: $(VENV)/.installed-dev
+	$(BIN)/python -m bench
+
+clean:
+	rm -rf $(VENV) .pytest_cache .mypy_cache .ruff_cache
