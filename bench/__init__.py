@@ -1,0 +1,1 @@
+"""scopedb's benchmarks. Run ``python -m bench --help``."""
