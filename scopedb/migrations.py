@@ -41,6 +41,23 @@ def downgrade(dsn: str, revision: str = "base") -> None:
     _run(command.downgrade, alembic_config(dsn), revision)
 
 
+def head_revision() -> str:
+    """The newest revision this installation knows."""
+    from alembic.script import ScriptDirectory
+
+    head = ScriptDirectory.from_config(alembic_config("")).get_current_head()
+    assert head is not None
+    return head
+
+
+def revisions() -> list[str]:
+    """Every revision, oldest first."""
+    from alembic.script import ScriptDirectory
+
+    script = ScriptDirectory.from_config(alembic_config(""))
+    return [rev.revision for rev in reversed(list(script.walk_revisions()))]
+
+
 def current_revision(dsn: str) -> str | None:
     """The revision the database is at, or None before the first migration."""
     engine = create_engine("postgresql+psycopg://", creator=lambda: psycopg.connect(dsn), poolclass=NullPool)

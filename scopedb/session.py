@@ -6,6 +6,7 @@ or yours through :meth:`ScopedSession.execute` — the database's row-level secu
 
 from __future__ import annotations
 
+import datetime as dt
 from collections.abc import Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, LiteralString
@@ -70,6 +71,8 @@ class Fragment:
     embedding: Sequence[float] | None = None
     tier: str | None = None
     token_count: int | None = None
+    valid_from: dt.datetime | None = None
+    valid_to: dt.datetime | None = None
 
 
 class ScopedSession:
@@ -130,6 +133,7 @@ class ScopedSession:
                     "the fragment's project is outside the scope",
                     resource_ids=[fragment.resource_id] if fragment.resource_id else [],
                     scope_project_names=projects,
+                    outside_project_names=[fragment.project],
                 )
             params = {
                 "project_id": project_id,
@@ -141,6 +145,8 @@ class ScopedSession:
                 "embedding": _vector_literal(fragment.embedding),
                 "tier": fragment.tier,
                 "token_count": fragment.token_count,
+                "valid_from": fragment.valid_from,
+                "valid_to": fragment.valid_to,
             }
             ids.append(str(self.execute(insert, params).scalar()))
         return ids

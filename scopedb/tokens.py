@@ -21,6 +21,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from scopedb.errors import ConfigurationError
+from scopedb.patterns import Dialect, compile_body
 from scopedb.scope import ResourceScope
 
 TOKEN_VERSION = "v1"  # noqa: S105 a format version, not a secret
@@ -71,6 +72,7 @@ def scope_claims(
 ) -> dict[str, Any]:
     """The claims of a scope, as the database reads them (``scopedb_private.scope_claims``)."""
     issued = int(now if now is not None else time.time())
+    temporal = scope.temporal_scope
     return {
         "v": 1,
         "aud": audience,
@@ -79,9 +81,19 @@ def scope_claims(
         "act": actor,
         "projects": sorted(scope.project_names),
         # null: no narrowing (every resource of the projects); a list narrows, even when it is empty.
-        "resources": sorted(scope.resource_ids) if scope.resource_ids else None,
+        "resources": sorted(scope.resource_ids) if scope.narrows_resources else None,
         "denied": sorted(scope.denied_resource_ids),
+        # Patterns travel compiled (regular-expression bodies): the database applies exactly what Python decided.
+        "path_include": _bodies(scope.include_paths, Dialect.PATHS),
+        "path_exclude": _bodies(scope.exclude_paths, Dialect.PATHS),
+        "name_include": _bodies(scope.include_names, Dialect.NAMES),
+        "name_exclude": _bodies(scope.exclude_names, Dialect.NAMES),
+        "time": temporal if isinstance(temporal, str) else temporal.isoformat(),
     }
+
+
+def _bodies(patterns: frozenset[str], dialect: Dialect) -> list[str]:
+    return sorted({compile_body(p, dialect) for p in patterns})
 
 
 def sign_claims(claims: dict[str, Any], key: SigningKey) -> str:

@@ -36,7 +36,17 @@ CREATE TYPE scopedb_private.scope_claims AS (
     denied       text[],      -- resources hidden even inside the projects
     -- Set only in resolved tokens: what the policies compare resource columns with. NULL: no resource filter;
     -- otherwise the admitted resource ids, plus '' when fragments without a resource are admitted too.
-    resource_filter  text[]
+    resource_filter  text[],
+    -- Path and name patterns, compiled by scopedb.patterns to unanchored regular expressions ("bodies").
+    path_include  text[],
+    path_exclude  text[],
+    name_include  text[],
+    name_exclude  text[],
+    -- Temporal scope: 'current' (or absent), 'all', or an ISO-8601 instant.
+    "time"        text,
+    -- Set only in resolved tokens: one anchored regex over resource_id, path and fqn of a fragment (see
+    -- scopedb.resolve_scope); NULL when the scope filters none of them.
+    fragment_pattern  text
 );
 COMMENT ON TYPE scopedb_private.scope_claims IS 'Parsed claims of a scope token.';
 
@@ -107,7 +117,11 @@ CREATE TABLE scopedb.fragments (
     CONSTRAINT fragments_id_check CHECK (id <> '' AND length(id) <= 200),
     CONSTRAINT fragments_tier_check CHECK (tier IN ('hot', 'warm', 'cold')),
     CONSTRAINT fragments_token_count_check CHECK (token_count >= 0),
-    CONSTRAINT fragments_validity_check CHECK (valid_to IS NULL OR valid_to > valid_from)
+    CONSTRAINT fragments_validity_check CHECK (valid_to IS NULL OR valid_to > valid_from),
+    -- U+001F separates resource, path and name in the subject the fragment policies match (see
+    -- scopedb.resolve_scope), so it may not occur inside them.
+    CONSTRAINT fragments_path_check CHECK (strpos(path, chr(31)) = 0),
+    CONSTRAINT fragments_fqn_check CHECK (strpos(fqn, chr(31)) = 0)
 );
 COMMENT ON TABLE scopedb.fragments IS
     'The unit every search returns: a piece of text with its path, fully-qualified name, embedding and tier.';

@@ -215,6 +215,82 @@ $$;
 COMMENT ON FUNCTION scopedb_private.sign_claims(jsonb) IS
     'Signs resolved scope claims with the newest active key (used by scopedb.resolve_scope).';
 
+-- A string as a regular expression that matches exactly it: every character that is not a letter, digit or
+-- underscore gets a backslash, which makes it literal in PostgreSQL's regular expressions.
+CREATE FUNCTION scopedb_private.regex_literal(value text) RETURNS text
+LANGUAGE sql
+IMMUTABLE
+STRICT
+SET search_path = pg_catalog, pg_temp
+RETURN pg_catalog.regexp_replace(value, '([^[:alnum:]_])', '\\\1', 'g');
+COMMENT ON FUNCTION scopedb_private.regex_literal(text) IS
+    'Escapes a string so that it matches itself as a regular expression.';
+
+-- The one regular expression a fragment's policy matches, over the subject
+--     coalesce(resource_id, '') || chr(31) || coalesce(path, '') || chr(31) || coalesce(fqn, '')
+-- It checks, in order: the resource is not denied; it is one of the narrowed resources (if the scope narrows);
+-- the path is not excluded; it is included (if there are includes); the same two for the name. Exclusions are
+-- negative lookaheads, so one match decides everything and the policy reads the scope through one InitPlan.
+-- chr(31) cannot occur in a path or name (check constraints), so the three parts split unambiguously. The path
+-- and name bodies come from scopedb.patterns (signed into the token); every literal in them is escaped.
+-- NULL when the scope filters none of the three, which admits every fragment with one evaluation.
+CREATE FUNCTION scopedb_private.fragment_pattern(c scopedb_private.scope_claims, effective_resources text[])
+RETURNS text
+LANGUAGE sql
+IMMUTABLE
+SET search_path = pg_catalog, pg_temp
+RETURN (
+    SELECT CASE
+        WHEN c.resources IS NULL AND COALESCE(pg_catalog.cardinality(c.denied), 0) = 0
+             AND COALESCE(pg_catalog.cardinality(c.path_include), 0) = 0
+             AND COALESCE(pg_catalog.cardinality(c.path_exclude), 0) = 0
+             AND COALESCE(pg_catalog.cardinality(c.name_include), 0) = 0
+             AND COALESCE(pg_catalog.cardinality(c.name_exclude), 0) = 0 THEN NULL
+        -- Narrowed to resources that are all denied: a pattern no subject (which holds two separators) matches.
+        WHEN c.resources IS NOT NULL AND COALESCE(pg_catalog.cardinality(effective_resources), 0) = 0 THEN '\A\Z'
+        ELSE '\A'
+            || CASE WHEN COALESCE(pg_catalog.cardinality(c.denied), 0) > 0
+                    THEN '(?!(?:' || (SELECT pg_catalog.string_agg(scopedb_private.regex_literal(d), '|' ORDER BY d)
+                                        FROM pg_catalog.unnest(c.denied) AS d) || ')' || sep || ')'
+                    ELSE '' END
+            || CASE WHEN c.resources IS NULL THEN '[^' || sep || ']*'
+                    ELSE '(?:' || (SELECT pg_catalog.string_agg(scopedb_private.regex_literal(r), '|' ORDER BY r)
+                                     FROM pg_catalog.unnest(effective_resources) AS r) || ')' END
+            || sep
+            || CASE WHEN COALESCE(pg_catalog.cardinality(c.path_exclude), 0) > 0
+                    THEN '(?!(?:' || pg_catalog.array_to_string(c.path_exclude, '|') || ')' || sep || ')'
+                    ELSE '' END
+            || CASE WHEN COALESCE(pg_catalog.cardinality(c.path_include), 0) > 0
+                    THEN '(?:' || pg_catalog.array_to_string(c.path_include, '|') || ')'
+                    ELSE '[^' || sep || ']*' END
+            || sep
+            || CASE WHEN COALESCE(pg_catalog.cardinality(c.name_exclude), 0) > 0
+                    THEN '(?!(?:' || pg_catalog.array_to_string(c.name_exclude, '|') || ')\Z)'
+                    ELSE '' END
+            || CASE WHEN COALESCE(pg_catalog.cardinality(c.name_include), 0) > 0
+                    THEN '(?:' || pg_catalog.array_to_string(c.name_include, '|') || ')'
+                    ELSE '[^' || sep || ']*' END
+            || '\Z'
+    END
+    FROM (SELECT pg_catalog.chr(31) AS sep) AS s);
+COMMENT ON FUNCTION scopedb_private.fragment_pattern(scopedb_private.scope_claims, text[]) IS
+    'The single regular expression the fragment policies match against resource, path and name.';
+
+-- Whether a subject is in an include/exclude scope given as compiled pattern bodies: what the Python matcher
+-- (scopedb.patterns) decides, decided by PostgreSQL's regex engine. The conformance corpora hold both to the
+-- same answers.
+CREATE FUNCTION scopedb.patterns_admit(subject text, include_bodies text[], exclude_bodies text[])
+RETURNS boolean
+LANGUAGE sql
+IMMUTABLE
+SET search_path = pg_catalog, pg_temp
+RETURN (COALESCE(pg_catalog.cardinality(include_bodies), 0) = 0
+        OR subject ~ ('\A(?:' || pg_catalog.array_to_string(include_bodies, '|') || ')\Z'))
+   AND (COALESCE(pg_catalog.cardinality(exclude_bodies), 0) = 0
+        OR subject !~ ('\A(?:' || pg_catalog.array_to_string(exclude_bodies, '|') || ')\Z'));
+COMMENT ON FUNCTION scopedb.patterns_admit(text, text[], text[]) IS
+    'Include-then-exclude matching of a path or name against compiled pattern bodies.';
+
 -- ---------------------------------------------------------------------------------------------------------------
 -- Scope accessors: what the policies read, each evaluated at most once per statement
 -- ---------------------------------------------------------------------------------------------------------------
@@ -279,6 +355,50 @@ $$;
 COMMENT ON FUNCTION scopedb.scope_resource_filter() IS
     'Resource ids the verified scope admits (and the empty string for resource-less rows); NULL: no filter.';
 
+-- The instant the scope sees: now() for 'current' (the default), the given instant for a point in time, NULL for
+-- 'all' (which the policies read as "every version"). No valid, resolved scope: -infinity, which no row covers.
+CREATE FUNCTION scopedb.scope_as_of() RETURNS timestamptz
+LANGUAGE plpgsql
+STABLE
+SECURITY DEFINER
+SET search_path = pg_catalog, pg_temp
+AS $$
+DECLARE
+    c scopedb_private.scope_claims := scopedb_private.verified_claims();
+BEGIN
+    IF c IS NULL OR c.project_ids IS NULL THEN
+        RETURN '-infinity'::timestamptz;
+    ELSIF c."time" = 'all' THEN
+        RETURN NULL;
+    ELSIF c."time" IS NULL OR c."time" = 'current' THEN
+        RETURN pg_catalog.now();
+    END IF;
+    RETURN c."time"::timestamptz;
+END
+$$;
+COMMENT ON FUNCTION scopedb.scope_as_of() IS
+    'Instant whose versions the verified scope sees; NULL for every version.';
+
+-- The fragment pattern of the verified scope (see scopedb_private.fragment_pattern); NULL when it filters nothing.
+-- No valid, resolved scope: a pattern that matches nothing.
+CREATE FUNCTION scopedb.scope_fragment_pattern() RETURNS text
+LANGUAGE plpgsql
+STABLE
+SECURITY DEFINER
+SET search_path = pg_catalog, pg_temp
+AS $$
+DECLARE
+    c scopedb_private.scope_claims := scopedb_private.verified_claims();
+BEGIN
+    IF c IS NULL OR c.project_ids IS NULL THEN
+        RETURN '\A\Z';
+    END IF;
+    RETURN c.fragment_pattern;
+END
+$$;
+COMMENT ON FUNCTION scopedb.scope_fragment_pattern() IS
+    'Regular expression over resource, path and name that a fragment must match; NULL when there is none.';
+
 -- ---------------------------------------------------------------------------------------------------------------
 -- Scope entry
 -- ---------------------------------------------------------------------------------------------------------------
@@ -328,7 +448,9 @@ BEGIN
     END IF;
     claims := pg_catalog.jsonb_build_object(
         'v', 1, 'aud', c.aud, 'iat', c.iat, 'exp', c.exp, 'act', c.act,
-        'projects', c.projects, 'project_ids', ids, 'resources', c.resources, 'denied', denied);
+        'projects', c.projects, 'project_ids', ids, 'resources', c.resources, 'denied', denied,
+        'path_include', c.path_include, 'path_exclude', c.path_exclude,
+        'name_include', c.name_include, 'name_exclude', c.name_exclude, 'time', c."time");
     IF c.resources IS NOT NULL THEN
         -- Narrowed: exactly the named resources that are not denied; resource-less rows are hidden.
         filter := ARRAY(SELECT DISTINCT r FROM pg_catalog.unnest(c.resources) AS r WHERE r <> ALL (denied) ORDER BY r);
@@ -341,7 +463,10 @@ BEGIN
                          WHERE r.project_id = ANY (ids) AND r.id <> ALL (denied) ORDER BY r.id) || ''::text;
     END IF;
     PERFORM pg_catalog.set_config('scopedb.scope_token', COALESCE(previous, ''), true);
-    RETURN scopedb_private.sign_claims(claims || pg_catalog.jsonb_build_object('resource_filter', filter));
+    RETURN scopedb_private.sign_claims(claims || pg_catalog.jsonb_build_object(
+        'resource_filter', filter,
+        'fragment_pattern', scopedb_private.fragment_pattern(
+            c, CASE WHEN c.resources IS NULL THEN NULL ELSE filter END)));
 END
 $$;
 COMMENT ON FUNCTION scopedb.resolve_scope(text) IS

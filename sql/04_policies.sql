@@ -8,13 +8,16 @@
 --     permissive one, so a permissive policy added later can never widen the scope. Writes carry WITH CHECK, so
 --     a row cannot be written into another project or an out-of-scope resource.
 --
--- The restrictive predicate has two parts, each reading the scope once per statement through an InitPlan
--- (`(SELECT scopedb.scope_...())`, evaluated at most once, and only if reached, instead of once per row):
---   project_id = ANY (project ids)           an index condition on every table (project_id leads each key);
---   (resource = ANY (filter)) IS NOT FALSE   a NULL filter (the scope filters no resources) admits the row;
---                                            otherwise only listed resources pass ('' stands for "no resource").
--- Both compare columns with leakproof operators (bigint/text equality), so a user-supplied function in a WHERE
--- clause is never evaluated on a row before the scope has admitted it.
+-- The restrictive predicates read the scope through InitPlans (`(SELECT scopedb.scope_...())`, evaluated at most
+-- once per statement, and only if reached, instead of once per row):
+--   project_id = ANY (project ids)                     an index condition on every table (project_id leads each key);
+--   (resource = ANY (filter)) IS NOT FALSE             resources and resource links: a NULL filter (the scope filters
+--                                                      no resources) admits the row, otherwise only listed resources;
+--   (validity range @> instant) IS NOT FALSE           fragments: the scope's instant (NULL: every version);
+--   (resource|path|name ~ fragment pattern) IS NOT FALSE   fragments: resource, path-glob and name filters as one
+--                                                      regular expression (NULL: no filter).
+-- The comparisons on indexed columns use leakproof operators (bigint/text equality), so a user-supplied function in
+-- a WHERE clause is never evaluated on a row before the scope has admitted it.
 --
 -- scopedb_owner is filtered too. It sees every row only in an admin session (the logged-in role is a member of
 -- scopedb_owner); when its SECURITY DEFINER functions run for scopedb_app it sees only what they need.
@@ -139,8 +142,9 @@ CREATE POLICY "owner walks the links of the projects of the scope" ON scopedb.re
     USING (project_id = ANY ((SELECT scopedb.scope_project_ids())::bigint[]));
 
 -- ---------------------------------------------------------------------------------------------------------------
--- fragments: in scope when the project is and the resource passes the filter (a fragment without a
--- resource passes only when the scope does not narrow to resources).
+-- fragments: in scope when the project is, the version is valid at the scope's instant, and resource, path and
+-- name pass the scope's fragment pattern (one regular expression, see scopedb_private.fragment_pattern). Writes
+-- are checked without the temporal part, so closing a version (setting valid_to) stays possible.
 -- ---------------------------------------------------------------------------------------------------------------
 
 CREATE POLICY "app sees nothing until a scope is entered" ON scopedb.fragments
@@ -151,21 +155,29 @@ CREATE POLICY "app sees nothing until a scope is entered" ON scopedb.fragments
 CREATE POLICY "scope limits which fragments the app reads" ON scopedb.fragments
     AS RESTRICTIVE FOR SELECT TO scopedb_app
     USING (project_id = ANY ((SELECT scopedb.scope_project_ids())::bigint[])
-           AND (COALESCE(resource_id, '') = ANY ((SELECT scopedb.scope_resource_filter())::text[])) IS NOT FALSE);
+           AND (tstzrange(valid_from, valid_to) @> (SELECT scopedb.scope_as_of())) IS NOT FALSE
+           AND (COALESCE(resource_id, '') || chr(31) || COALESCE(path, '') || chr(31) || COALESCE(fqn, '')
+                ~ (SELECT scopedb.scope_fragment_pattern())) IS NOT FALSE);
 CREATE POLICY "scope limits which fragments the app creates" ON scopedb.fragments
     AS RESTRICTIVE FOR INSERT TO scopedb_app
     WITH CHECK (project_id = ANY ((SELECT scopedb.scope_project_ids())::bigint[])
-                AND (COALESCE(resource_id, '') = ANY ((SELECT scopedb.scope_resource_filter())::text[])) IS NOT FALSE);
+                AND (COALESCE(resource_id, '') || chr(31) || COALESCE(path, '') || chr(31) || COALESCE(fqn, '')
+                     ~ (SELECT scopedb.scope_fragment_pattern())) IS NOT FALSE);
 CREATE POLICY "scope limits which fragments the app changes" ON scopedb.fragments
     AS RESTRICTIVE FOR UPDATE TO scopedb_app
     USING (project_id = ANY ((SELECT scopedb.scope_project_ids())::bigint[])
-           AND (COALESCE(resource_id, '') = ANY ((SELECT scopedb.scope_resource_filter())::text[])) IS NOT FALSE)
+           AND (tstzrange(valid_from, valid_to) @> (SELECT scopedb.scope_as_of())) IS NOT FALSE
+           AND (COALESCE(resource_id, '') || chr(31) || COALESCE(path, '') || chr(31) || COALESCE(fqn, '')
+                ~ (SELECT scopedb.scope_fragment_pattern())) IS NOT FALSE)
     WITH CHECK (project_id = ANY ((SELECT scopedb.scope_project_ids())::bigint[])
-                AND (COALESCE(resource_id, '') = ANY ((SELECT scopedb.scope_resource_filter())::text[])) IS NOT FALSE);
+                AND (COALESCE(resource_id, '') || chr(31) || COALESCE(path, '') || chr(31) || COALESCE(fqn, '')
+                     ~ (SELECT scopedb.scope_fragment_pattern())) IS NOT FALSE);
 CREATE POLICY "scope limits which fragments the app deletes" ON scopedb.fragments
     AS RESTRICTIVE FOR DELETE TO scopedb_app
     USING (project_id = ANY ((SELECT scopedb.scope_project_ids())::bigint[])
-           AND (COALESCE(resource_id, '') = ANY ((SELECT scopedb.scope_resource_filter())::text[])) IS NOT FALSE);
+           AND (tstzrange(valid_from, valid_to) @> (SELECT scopedb.scope_as_of())) IS NOT FALSE
+           AND (COALESCE(resource_id, '') || chr(31) || COALESCE(path, '') || chr(31) || COALESCE(fqn, '')
+                ~ (SELECT scopedb.scope_fragment_pattern())) IS NOT FALSE);
 
 CREATE POLICY "owner administers every row in an admin session" ON scopedb.fragments
     AS PERMISSIVE FOR ALL TO scopedb_owner

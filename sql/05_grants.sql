@@ -33,5 +33,9 @@ GRANT EXECUTE ON FUNCTION scopedb.scope_entered() TO scopedb_app;
 GRANT EXECUTE ON FUNCTION scopedb.scope_project_names() TO scopedb_app;
 GRANT EXECUTE ON FUNCTION scopedb.scope_project_ids() TO scopedb_app;
 GRANT EXECUTE ON FUNCTION scopedb.scope_resource_filter() TO scopedb_app;
+GRANT EXECUTE ON FUNCTION scopedb.scope_as_of() TO scopedb_app;
+GRANT EXECUTE ON FUNCTION scopedb.scope_fragment_pattern() TO scopedb_app;
+-- Pure pattern logic, no data: handy for services that want the database's answer for a path or name.
+GRANT EXECUTE ON FUNCTION scopedb.patterns_admit(text, text[], text[]) TO scopedb_app, scopedb_auditor;
 
 RESET ROLE;

@@ -13,7 +13,9 @@ SELECT scopedb.resolve_scope(%(token)s);
 SELECT id, name FROM scopedb.projects ORDER BY id;
 
 -- name: insert_fragment
-INSERT INTO scopedb.fragments (project_id, id, resource_id, path, fqn, content, embedding, tier, token_count)
+INSERT INTO scopedb.fragments (project_id, id, resource_id, path, fqn, content, embedding, tier, token_count,
+                               valid_from, valid_to)
 VALUES (%(project_id)s, COALESCE(%(id)s, gen_random_uuid()::text), %(resource_id)s, %(path)s, %(fqn)s,
-        %(content)s, %(embedding)s, COALESCE(%(tier)s, 'warm'), COALESCE(%(token_count)s, 0))
+        %(content)s, %(embedding)s, COALESCE(%(tier)s, 'warm'), COALESCE(%(token_count)s, 0),
+        COALESCE(%(valid_from)s, now()), %(valid_to)s)
 RETURNING id;

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import itertools
 import os
 from collections.abc import Iterator
 from pathlib import Path
@@ -118,9 +119,26 @@ def test_downgrade_base_then_upgrade_head_round_trips(scopedb_server: ScopedbTes
     assert migrations.current_revision(dsn) is None
     migrations.upgrade(dsn)
     assert catalog(dsn) == first
-    assert migrations.current_revision(dsn) == "0001"
+    assert migrations.current_revision(dsn) == migrations.head_revision()
     migrations.upgrade(dsn)  # idempotent at head
     assert catalog(dsn) == first
+
+
+def test_every_revision_steps_down_and_up_again(scopedb_server: ScopedbTestServer) -> None:
+    """Each revision's downgrade restores exactly the catalog of the revision before it."""
+    dsn = _create(scopedb_server, f"mig_steps_{os.getpid()}")
+    history = migrations.revisions()
+    assert len(history) >= 2
+    snapshots = {}
+    for revision in history:
+        migrations.upgrade(dsn, revision)
+        snapshots[revision] = catalog(dsn)
+    for previous, revision in reversed(list(itertools.pairwise(history))):
+        migrations.downgrade(dsn, previous)
+        assert catalog(dsn) == snapshots[previous], f"downgrade of {revision} did not restore {previous}"
+    for revision in history[1:]:
+        migrations.upgrade(dsn, revision)
+        assert catalog(dsn) == snapshots[revision]
 
 
 def test_embedding_dimension_is_chosen_at_migration_time(scopedb_server: ScopedbTestServer) -> None:

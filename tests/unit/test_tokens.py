@@ -32,6 +32,11 @@ def test_token_layout_and_signature() -> None:
         "projects": ["a", "b"],
         "resources": ["R1", "R2"],
         "denied": [],
+        "path_include": [],
+        "path_exclude": [],
+        "name_include": [],
+        "name_exclude": [],
+        "time": "current",
     }
     assert body == canonical_json(claims)
 
@@ -39,6 +44,21 @@ def test_token_layout_and_signature() -> None:
 def test_no_narrowing_is_null_not_an_empty_list() -> None:
     claims = scope_claims(ResourceScope(project_names={"a"}), audience="db", ttl_seconds=60)
     assert claims["resources"] is None
+    narrowed = ResourceScope(project_names={"a"}, resources_narrowed=True)
+    assert scope_claims(narrowed, audience="db", ttl_seconds=60)["resources"] == []
+
+
+def test_patterns_and_time_travel_compiled() -> None:
+    scope = ResourceScope(
+        project_names={"a"},
+        include_paths={"src/**/*.py"},
+        exclude_names={"acme::internal::**"},
+        temporal_scope="2026-01-01T00:00:00+00:00",
+    )
+    claims = scope_claims(scope, audience="db", ttl_seconds=60)
+    assert claims["path_include"] == [r"src/(?:[^/]+/)*[^/]*\.py"]
+    assert claims["name_exclude"] == [r"acme::internal::[^:]+(?:::[^:]+)*"]
+    assert claims["time"] == "2026-01-01T00:00:00+00:00"
 
 
 def test_claims_are_ascii_whatever_the_names() -> None:
