@@ -13,7 +13,7 @@ from __future__ import annotations
 import logging
 import os
 import threading
-from collections.abc import Iterator
+from collections.abc import Iterable, Iterator
 from contextlib import contextmanager
 from pathlib import Path
 from typing import Any, Literal
@@ -160,6 +160,23 @@ class Database:
             ttl_seconds=ttl_seconds or self._token_ttl,
             actor=actor,
         )
+
+    def resolve_resource_scope(
+        self,
+        project_names: Iterable[str],
+        *,
+        include: Iterable[str] | None = None,
+        exclude: Iterable[str] | None = None,
+    ) -> ResourceScope:
+        """A scope narrowed to resources of ``project_names`` chosen by alias or id, with their child resources
+        expanded by PostgreSQL (see :mod:`scopedb.aliases`). Reads run under the projects' own scope."""
+        from scopedb.aliases import DatabaseResourceRegistry
+
+        names = frozenset(project_names)
+        if not names:
+            raise ValueError("resolve_resource_scope needs at least one project")
+        with self.scoped(ResourceScope(project_names=names)) as session:
+            return DatabaseResourceRegistry(session).resolve_resource_scope(names, include=include, exclude=exclude)
 
     @contextmanager
     def scoped(self, scope: ResourceScope, *, actor: str | None = None) -> Iterator[ScopedSession]:

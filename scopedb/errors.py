@@ -39,8 +39,8 @@ class ScopeError(ScopedbError):
 class ScopeViolationError(ScopeError):
     """The request reaches outside the caller's scope.
 
-    Carries the resource ids and project names involved (identifiers the caller supplied, never row data), so a
-    caller can report *what* was refused.
+    Carries identifiers, never row data: ``resource_ids`` involved in the refusal, ``scope_project_names`` (the
+    projects of the scope that refused) and ``outside_project_names`` (requested projects that are not in it).
     """
 
     def __init__(
@@ -49,10 +49,12 @@ class ScopeViolationError(ScopeError):
         *,
         resource_ids: Iterable[str] = (),
         scope_project_names: Iterable[str] = (),
+        outside_project_names: Iterable[str] = (),
     ) -> None:
         super().__init__(message)
         self.resource_ids: frozenset[str] = frozenset(resource_ids)
         self.scope_project_names: frozenset[str] = frozenset(scope_project_names)
+        self.outside_project_names: frozenset[str] = frozenset(outside_project_names)
 
 
 class PermissionDeniedError(ScopeViolationError):
