@@ -128,6 +128,61 @@ COMMENT ON TABLE scopedb.fragments IS
 COMMENT ON COLUMN scopedb.fragments.resource_id IS
     'NULL for project-wide fragments; those are hidden whenever the scope narrows the project to resources.';
 
+CREATE TABLE scopedb.graph_nodes (
+    project_id  bigint NOT NULL REFERENCES scopedb.projects (id) ON DELETE CASCADE,
+    id          text NOT NULL,
+    resource_id text,
+    kind        text NOT NULL DEFAULT 'node',
+    label       text NOT NULL DEFAULT '',
+    path        text,
+    fqn         text,
+    properties  jsonb NOT NULL DEFAULT '{}',
+    created_at  timestamptz NOT NULL DEFAULT now(),
+    CONSTRAINT graph_nodes_pkey PRIMARY KEY (project_id, id),
+    CONSTRAINT graph_nodes_resource_fkey FOREIGN KEY (project_id, resource_id)
+        REFERENCES scopedb.resources (project_id, id) ON DELETE CASCADE,
+    CONSTRAINT graph_nodes_id_check CHECK (id <> '' AND length(id) <= 200),
+    CONSTRAINT graph_nodes_kind_check CHECK (kind <> '' AND length(kind) <= 100),
+    CONSTRAINT graph_nodes_path_check CHECK (strpos(path, chr(31)) = 0),
+    CONSTRAINT graph_nodes_fqn_check CHECK (strpos(fqn, chr(31)) = 0)
+);
+COMMENT ON TABLE scopedb.graph_nodes IS
+    'Graph nodes (symbols, documents, concepts) of a project; scoped like fragments by resource, path and name.';
+
+CREATE TABLE scopedb.graph_edges (
+    project_id  bigint NOT NULL,
+    src         text NOT NULL,
+    dst         text NOT NULL,
+    relation    text NOT NULL DEFAULT 'related',
+    weight      real NOT NULL DEFAULT 1,
+    created_at  timestamptz NOT NULL DEFAULT now(),
+    CONSTRAINT graph_edges_pkey PRIMARY KEY (project_id, src, relation, dst),
+    -- Both ends in the edge's own project: an edge never crosses tenants.
+    CONSTRAINT graph_edges_src_fkey FOREIGN KEY (project_id, src)
+        REFERENCES scopedb.graph_nodes (project_id, id) ON DELETE CASCADE,
+    CONSTRAINT graph_edges_dst_fkey FOREIGN KEY (project_id, dst)
+        REFERENCES scopedb.graph_nodes (project_id, id) ON DELETE CASCADE,
+    CONSTRAINT graph_edges_relation_check CHECK (relation <> '' AND length(relation) <= 100)
+);
+COMMENT ON TABLE scopedb.graph_edges IS
+    'Directed, typed edges between nodes of one project; visible only when both endpoints are.';
+
+-- The full-text index the search function reads. PostgreSQL will not use a GIN index for `tsv @@ query` under
+-- row-level security (`@@` is not LEAKPROOF, so it may not run before the policy), and marking it LEAKPROOF needs
+-- a superuser. scopedb.text_candidates therefore finds matches here, in a table without RLS that only the owner
+-- can read, and joins them back to scopedb.fragments, where the owner's scope policy applies the verified scope.
+-- Kept in step with fragments by trigger (inserts, content changes) and foreign key (deletes, key changes).
+CREATE TABLE scopedb_private.fragment_search (
+    project_id  bigint NOT NULL,
+    id          text NOT NULL,
+    tsv         tsvector NOT NULL,
+    CONSTRAINT fragment_search_pkey PRIMARY KEY (project_id, id),
+    CONSTRAINT fragment_search_fragment_fkey FOREIGN KEY (project_id, id)
+        REFERENCES scopedb.fragments (project_id, id) ON DELETE CASCADE ON UPDATE CASCADE
+);
+COMMENT ON TABLE scopedb_private.fragment_search IS
+    'Owner-only copy of fragments.tsv with a GIN index, for scoped full-text search (see scopedb.text_candidates).';
+
 -- Signing keys. The Python layer signs scope tokens with the same secret; enter_scope and the policies verify them.
 -- inner_pad/outer_pad are the HMAC key blocks (key XOR 0x36.., key XOR 0x5c..), derived once on insert so that a
 -- verification costs two sha256() calls and nothing else.
@@ -159,5 +214,11 @@ CREATE INDEX fragments_resource_idx ON scopedb.fragments (project_id, resource_i
 -- Query paths: full text (GIN over the generated tsvector) and nearest neighbours (HNSW, cosine).
 CREATE INDEX fragments_tsv_idx ON scopedb.fragments USING gin (tsv);
 CREATE INDEX fragments_embedding_idx ON scopedb.fragments USING hnsw (embedding vector_cosine_ops);
+
+-- Graph traversal (edges are found from either end) and the owner-only full-text index.
+CREATE INDEX graph_nodes_kind_idx ON scopedb.graph_nodes (project_id, kind);
+CREATE INDEX graph_nodes_resource_idx ON scopedb.graph_nodes (project_id, resource_id);
+CREATE INDEX graph_edges_dst_idx ON scopedb.graph_edges (project_id, dst);
+CREATE INDEX fragment_search_tsv_idx ON scopedb_private.fragment_search USING gin (tsv);
 
 RESET ROLE;

@@ -497,6 +497,64 @@ COMMENT ON FUNCTION scopedb.enter_scope(text) IS
     'Verifies a signed scope token and makes it the scope every policy reads for the rest of the transaction.';
 
 -- ---------------------------------------------------------------------------------------------------------------
+-- Full-text search
+-- ---------------------------------------------------------------------------------------------------------------
+
+-- The statement scopedb.text_candidates runs, kept in one place so that scopedb.explain_text_candidates shows the
+-- plan of exactly it. $1 tsquery, $2 row limit, $3 the verified project ids.
+CREATE FUNCTION scopedb_private.text_candidates_sql() RETURNS text
+LANGUAGE sql
+IMMUTABLE
+SET search_path = pg_catalog, pg_temp
+RETURN 'SELECT s.project_id, s.id, pg_catalog.ts_rank_cd(s.tsv, $1) AS rank
+          FROM scopedb_private.fragment_search AS s
+          JOIN scopedb.fragments AS f ON f.project_id = s.project_id AND f.id = s.id
+         WHERE s.tsv @@ $1 AND s.project_id = ANY ($3)
+         ORDER BY rank DESC, s.project_id, s.id
+         LIMIT $2';
+COMMENT ON FUNCTION scopedb_private.text_candidates_sql() IS
+    'The full-text candidate query shared by scopedb.text_candidates and scopedb.explain_text_candidates.';
+
+-- Scoped full-text candidates: the best `max_rows` fragments matching `query`, with their ts_rank_cd. The GIN
+-- index of scopedb_private.fragment_search finds the matches (it has no RLS, so the index is usable); the join to
+-- scopedb.fragments runs under the owner's scope policy, which applies the verified scope exactly as the app's
+-- restrictive policy does (projects, time, resource/path/name pattern). Callers join the result to fragments
+-- again as scopedb_app for content and snippets, so RLS checks every returned row a second time.
+CREATE FUNCTION scopedb.text_candidates(query tsquery, max_rows integer)
+RETURNS TABLE (project_id bigint, id text, rank real)
+LANGUAGE plpgsql
+STABLE
+SECURITY DEFINER
+SET search_path = pg_catalog, pg_temp
+AS $$
+BEGIN
+    IF max_rows IS NULL OR max_rows < 0 OR max_rows > 100000 THEN
+        RAISE EXCEPTION 'max_rows must be between 0 and 100000' USING ERRCODE = 'invalid_parameter_value';
+    END IF;
+    RETURN QUERY EXECUTE scopedb_private.text_candidates_sql() USING query, max_rows, scopedb.scope_project_ids();
+END
+$$;
+COMMENT ON FUNCTION scopedb.text_candidates(tsquery, integer) IS
+    'Best-ranked fragments of the verified scope matching a tsquery, found through a GIN index.';
+
+-- The plan of scopedb.text_candidates for the same arguments (plan only; no rows are read). Lets tests and
+-- auditors check that the GIN index is used.
+CREATE FUNCTION scopedb.explain_text_candidates(query tsquery, max_rows integer)
+RETURNS SETOF text
+LANGUAGE plpgsql
+VOLATILE  -- PostgreSQL runs EXPLAIN only from volatile functions
+SECURITY DEFINER
+SET search_path = pg_catalog, pg_temp
+AS $$
+BEGIN
+    RETURN QUERY EXECUTE 'EXPLAIN (COSTS OFF) ' || scopedb_private.text_candidates_sql()
+        USING query, max_rows, scopedb.scope_project_ids();
+END
+$$;
+COMMENT ON FUNCTION scopedb.explain_text_candidates(tsquery, integer) IS
+    'EXPLAIN of the statement scopedb.text_candidates runs (to verify the GIN index is used).';
+
+-- ---------------------------------------------------------------------------------------------------------------
 -- Triggers
 -- ---------------------------------------------------------------------------------------------------------------
 
@@ -533,5 +591,25 @@ COMMENT ON FUNCTION scopedb_private.refuse_resource_cycle() IS
 CREATE TRIGGER resource_links_refuse_cycle
     BEFORE INSERT OR UPDATE ON scopedb.resource_links
     FOR EACH ROW EXECUTE FUNCTION scopedb_private.refuse_resource_cycle();
+
+-- Keeps scopedb_private.fragment_search in step with fragments (deletes and key changes follow by foreign key).
+CREATE FUNCTION scopedb_private.sync_fragment_search() RETURNS trigger
+LANGUAGE plpgsql
+SECURITY DEFINER
+SET search_path = pg_catalog, pg_temp
+AS $$
+BEGIN
+    INSERT INTO scopedb_private.fragment_search (project_id, id, tsv)
+    VALUES (NEW.project_id, NEW.id, NEW.tsv)
+    ON CONFLICT ON CONSTRAINT fragment_search_pkey DO UPDATE SET tsv = EXCLUDED.tsv;
+    RETURN NULL;
+END
+$$;
+COMMENT ON FUNCTION scopedb_private.sync_fragment_search() IS
+    'Copies a fragment''s tsvector into the owner-only full-text index.';
+
+CREATE TRIGGER fragments_sync_search
+    AFTER INSERT OR UPDATE OF content ON scopedb.fragments
+    FOR EACH ROW EXECUTE FUNCTION scopedb_private.sync_fragment_search();
 
 RESET ROLE;

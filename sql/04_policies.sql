@@ -14,8 +14,9 @@
 --   (resource = ANY (filter)) IS NOT FALSE             resources and resource links: a NULL filter (the scope filters
 --                                                      no resources) admits the row, otherwise only listed resources;
 --   (validity range @> instant) IS NOT FALSE           fragments: the scope's instant (NULL: every version);
---   (resource|path|name ~ fragment pattern) IS NOT FALSE   fragments: resource, path-glob and name filters as one
---                                                      regular expression (NULL: no filter).
+--   (resource|path|name ~ fragment pattern) IS NOT FALSE   fragments and graph nodes: resource, path-glob and name
+--                                                      filters as one regular expression (NULL: no filter);
+--   EXISTS (visible src node) AND EXISTS (visible dst node)  graph edges.
 -- The comparisons on indexed columns use leakproof operators (bigint/text equality), so a user-supplied function in
 -- a WHERE clause is never evaluated on a row before the scope has admitted it.
 --
@@ -32,6 +33,10 @@ ALTER TABLE scopedb.resource_links ENABLE ROW LEVEL SECURITY;
 ALTER TABLE scopedb.resource_links FORCE ROW LEVEL SECURITY;
 ALTER TABLE scopedb.fragments ENABLE ROW LEVEL SECURITY;
 ALTER TABLE scopedb.fragments FORCE ROW LEVEL SECURITY;
+ALTER TABLE scopedb.graph_nodes ENABLE ROW LEVEL SECURITY;
+ALTER TABLE scopedb.graph_nodes FORCE ROW LEVEL SECURITY;
+ALTER TABLE scopedb.graph_edges ENABLE ROW LEVEL SECURITY;
+ALTER TABLE scopedb.graph_edges FORCE ROW LEVEL SECURITY;
 
 -- ---------------------------------------------------------------------------------------------------------------
 -- projects: the app may read the projects its scope names. Writes are not granted; the policies exist
@@ -180,6 +185,102 @@ CREATE POLICY "scope limits which fragments the app deletes" ON scopedb.fragment
                 ~ (SELECT scopedb.scope_fragment_pattern())) IS NOT FALSE);
 
 CREATE POLICY "owner administers every row in an admin session" ON scopedb.fragments
+    AS PERMISSIVE FOR ALL TO scopedb_owner
+    USING ((SELECT scopedb_private.is_admin_session()))
+    WITH CHECK ((SELECT scopedb_private.is_admin_session()));
+
+-- Lets scopedb.text_candidates (SECURITY DEFINER) read exactly the fragments the app's read policy admits.
+CREATE POLICY "owner searches the fragments of the entered scope" ON scopedb.fragments
+    AS PERMISSIVE FOR SELECT TO scopedb_owner
+    USING (project_id = ANY ((SELECT scopedb.scope_project_ids())::bigint[])
+           AND (tstzrange(valid_from, valid_to) @> (SELECT scopedb.scope_as_of())) IS NOT FALSE
+           AND (COALESCE(resource_id, '') || chr(31) || COALESCE(path, '') || chr(31) || COALESCE(fqn, '')
+                ~ (SELECT scopedb.scope_fragment_pattern())) IS NOT FALSE);
+
+-- ---------------------------------------------------------------------------------------------------------------
+-- graph_nodes: in scope when the project is and resource, path and name pass the scope's pattern (as for
+-- fragments; nodes are not versioned).
+-- ---------------------------------------------------------------------------------------------------------------
+
+CREATE POLICY "app sees nothing until a scope is entered" ON scopedb.graph_nodes
+    AS PERMISSIVE FOR ALL TO scopedb_app
+    USING ((SELECT scopedb.scope_entered()))
+    WITH CHECK ((SELECT scopedb.scope_entered()));
+
+CREATE POLICY "scope limits which graph nodes the app reads" ON scopedb.graph_nodes
+    AS RESTRICTIVE FOR SELECT TO scopedb_app
+    USING (project_id = ANY ((SELECT scopedb.scope_project_ids())::bigint[])
+           AND (COALESCE(resource_id, '') || chr(31) || COALESCE(path, '') || chr(31) || COALESCE(fqn, '')
+                ~ (SELECT scopedb.scope_fragment_pattern())) IS NOT FALSE);
+CREATE POLICY "scope limits which graph nodes the app creates" ON scopedb.graph_nodes
+    AS RESTRICTIVE FOR INSERT TO scopedb_app
+    WITH CHECK (project_id = ANY ((SELECT scopedb.scope_project_ids())::bigint[])
+                AND (COALESCE(resource_id, '') || chr(31) || COALESCE(path, '') || chr(31) || COALESCE(fqn, '')
+                     ~ (SELECT scopedb.scope_fragment_pattern())) IS NOT FALSE);
+CREATE POLICY "scope limits which graph nodes the app changes" ON scopedb.graph_nodes
+    AS RESTRICTIVE FOR UPDATE TO scopedb_app
+    USING (project_id = ANY ((SELECT scopedb.scope_project_ids())::bigint[])
+           AND (COALESCE(resource_id, '') || chr(31) || COALESCE(path, '') || chr(31) || COALESCE(fqn, '')
+                ~ (SELECT scopedb.scope_fragment_pattern())) IS NOT FALSE)
+    WITH CHECK (project_id = ANY ((SELECT scopedb.scope_project_ids())::bigint[])
+                AND (COALESCE(resource_id, '') || chr(31) || COALESCE(path, '') || chr(31) || COALESCE(fqn, '')
+                     ~ (SELECT scopedb.scope_fragment_pattern())) IS NOT FALSE);
+CREATE POLICY "scope limits which graph nodes the app deletes" ON scopedb.graph_nodes
+    AS RESTRICTIVE FOR DELETE TO scopedb_app
+    USING (project_id = ANY ((SELECT scopedb.scope_project_ids())::bigint[])
+           AND (COALESCE(resource_id, '') || chr(31) || COALESCE(path, '') || chr(31) || COALESCE(fqn, '')
+                ~ (SELECT scopedb.scope_fragment_pattern())) IS NOT FALSE);
+
+CREATE POLICY "owner administers every row in an admin session" ON scopedb.graph_nodes
+    AS PERMISSIVE FOR ALL TO scopedb_owner
+    USING ((SELECT scopedb_private.is_admin_session()))
+    WITH CHECK ((SELECT scopedb_private.is_admin_session()));
+
+-- ---------------------------------------------------------------------------------------------------------------
+-- graph_edges: in scope when the project is and both endpoints are visible. The EXISTS subqueries read
+-- graph_nodes under its own policies, so an edge to a hidden node is hidden, and cannot be written either.
+-- ---------------------------------------------------------------------------------------------------------------
+
+CREATE POLICY "app sees nothing until a scope is entered" ON scopedb.graph_edges
+    AS PERMISSIVE FOR ALL TO scopedb_app
+    USING ((SELECT scopedb.scope_entered()))
+    WITH CHECK ((SELECT scopedb.scope_entered()));
+
+CREATE POLICY "scope limits which graph edges the app reads" ON scopedb.graph_edges
+    AS RESTRICTIVE FOR SELECT TO scopedb_app
+    USING (project_id = ANY ((SELECT scopedb.scope_project_ids())::bigint[])
+           AND EXISTS (SELECT FROM scopedb.graph_nodes AS n
+                       WHERE n.project_id = graph_edges.project_id AND n.id = graph_edges.src)
+           AND EXISTS (SELECT FROM scopedb.graph_nodes AS n
+                       WHERE n.project_id = graph_edges.project_id AND n.id = graph_edges.dst));
+CREATE POLICY "scope limits which graph edges the app creates" ON scopedb.graph_edges
+    AS RESTRICTIVE FOR INSERT TO scopedb_app
+    WITH CHECK (project_id = ANY ((SELECT scopedb.scope_project_ids())::bigint[])
+                AND EXISTS (SELECT FROM scopedb.graph_nodes AS n
+                            WHERE n.project_id = graph_edges.project_id AND n.id = graph_edges.src)
+                AND EXISTS (SELECT FROM scopedb.graph_nodes AS n
+                            WHERE n.project_id = graph_edges.project_id AND n.id = graph_edges.dst));
+CREATE POLICY "scope limits which graph edges the app changes" ON scopedb.graph_edges
+    AS RESTRICTIVE FOR UPDATE TO scopedb_app
+    USING (project_id = ANY ((SELECT scopedb.scope_project_ids())::bigint[])
+           AND EXISTS (SELECT FROM scopedb.graph_nodes AS n
+                       WHERE n.project_id = graph_edges.project_id AND n.id = graph_edges.src)
+           AND EXISTS (SELECT FROM scopedb.graph_nodes AS n
+                       WHERE n.project_id = graph_edges.project_id AND n.id = graph_edges.dst))
+    WITH CHECK (project_id = ANY ((SELECT scopedb.scope_project_ids())::bigint[])
+                AND EXISTS (SELECT FROM scopedb.graph_nodes AS n
+                            WHERE n.project_id = graph_edges.project_id AND n.id = graph_edges.src)
+                AND EXISTS (SELECT FROM scopedb.graph_nodes AS n
+                            WHERE n.project_id = graph_edges.project_id AND n.id = graph_edges.dst));
+CREATE POLICY "scope limits which graph edges the app deletes" ON scopedb.graph_edges
+    AS RESTRICTIVE FOR DELETE TO scopedb_app
+    USING (project_id = ANY ((SELECT scopedb.scope_project_ids())::bigint[])
+           AND EXISTS (SELECT FROM scopedb.graph_nodes AS n
+                       WHERE n.project_id = graph_edges.project_id AND n.id = graph_edges.src)
+           AND EXISTS (SELECT FROM scopedb.graph_nodes AS n
+                       WHERE n.project_id = graph_edges.project_id AND n.id = graph_edges.dst));
+
+CREATE POLICY "owner administers every row in an admin session" ON scopedb.graph_edges
     AS PERMISSIVE FOR ALL TO scopedb_owner
     USING ((SELECT scopedb_private.is_admin_session()))
     WITH CHECK ((SELECT scopedb_private.is_admin_session()));

@@ -25,6 +25,8 @@ GRANT SELECT ON scopedb.projects TO scopedb_app;
 GRANT SELECT, INSERT, UPDATE, DELETE ON scopedb.resources TO scopedb_app;
 GRANT SELECT, INSERT, UPDATE, DELETE ON scopedb.resource_links TO scopedb_app;
 GRANT SELECT, INSERT, UPDATE, DELETE ON scopedb.fragments TO scopedb_app;
+GRANT SELECT, INSERT, UPDATE, DELETE ON scopedb.graph_nodes TO scopedb_app;
+GRANT SELECT, INSERT, UPDATE, DELETE ON scopedb.graph_edges TO scopedb_app;
 
 -- The policies call these as the current user, so the app needs EXECUTE on them.
 GRANT EXECUTE ON FUNCTION scopedb.enter_scope(text) TO scopedb_app;
@@ -35,6 +37,8 @@ GRANT EXECUTE ON FUNCTION scopedb.scope_project_ids() TO scopedb_app;
 GRANT EXECUTE ON FUNCTION scopedb.scope_resource_filter() TO scopedb_app;
 GRANT EXECUTE ON FUNCTION scopedb.scope_as_of() TO scopedb_app;
 GRANT EXECUTE ON FUNCTION scopedb.scope_fragment_pattern() TO scopedb_app;
+GRANT EXECUTE ON FUNCTION scopedb.text_candidates(tsquery, integer) TO scopedb_app;
+GRANT EXECUTE ON FUNCTION scopedb.explain_text_candidates(tsquery, integer) TO scopedb_app;
 -- Pure pattern logic, no data: handy for services that want the database's answer for a path or name.
 GRANT EXECUTE ON FUNCTION scopedb.patterns_admit(text, text[], text[]) TO scopedb_app, scopedb_auditor;
 

@@ -1,0 +1,100 @@
+-- Retrieval statements (scopedb.backends.postgres). They run as scopedb_app inside a scoped transaction, so RLS
+-- filters every table they touch. Each also repeats the scope's project ids as an explicit predicate
+-- (%(projects)s), which lets the planner use partial indexes and partition pruning; RLS stays the guarantee.
+
+-- name: search_text
+-- Candidates come from scopedb.text_candidates (GIN index, exact scope applied as owner); the join back to
+-- fragments runs as scopedb_app, so every returned row passes RLS a second time.
+WITH q AS (SELECT pg_catalog.websearch_to_tsquery(%(config)s::regconfig, %(query)s) AS query)
+SELECT f.project_id, f.id, f.resource_id, f.path, f.fqn, f.content, c.rank,
+       pg_catalog.ts_headline(%(config)s::regconfig, f.content, q.query, %(headline)s) AS snippet
+  FROM q
+ CROSS JOIN LATERAL scopedb.text_candidates(q.query, %(max_rows)s) AS c
+  JOIN scopedb.fragments AS f ON f.project_id = c.project_id AND f.id = c.id
+ WHERE f.project_id = ANY (%(projects)s)
+ ORDER BY c.rank DESC, c.project_id, c.id
+OFFSET %(offset)s
+ LIMIT %(limit)s;
+
+-- name: count_embedded
+-- How many fragments with an embedding the scope sees, counted up to a cap (what picks the vector strategy).
+SELECT count(*) FROM (
+    SELECT 1 FROM scopedb.fragments AS f
+     WHERE f.project_id = ANY (%(projects)s) AND f.embedding IS NOT NULL
+     LIMIT %(cap)s
+) AS visible;
+
+-- name: vector_exact
+-- Exact nearest neighbours of the visible rows: OFFSET 0 keeps the planner from ordering through the HNSW
+-- index, whose filtered scan can return fewer than k rows.
+SELECT project_id, id, resource_id, path, fqn, content, distance FROM (
+    SELECT f.project_id, f.id, f.resource_id, f.path, f.fqn, f.content,
+           f.embedding {operator} %(embedding)s::vector AS distance
+      FROM scopedb.fragments AS f
+     WHERE f.project_id = ANY (%(projects)s) AND f.embedding IS NOT NULL
+    OFFSET 0
+) AS v
+ORDER BY distance, project_id, id
+ LIMIT %(limit)s;
+
+-- name: vector_hnsw
+-- Approximate nearest neighbours through the HNSW (cosine) index, with iterative scan so filtered-out rows do not
+-- starve the result; relaxed order is re-sorted outside.
+SELECT project_id, id, resource_id, path, fqn, content, distance FROM (
+    SELECT f.project_id, f.id, f.resource_id, f.path, f.fqn, f.content,
+           f.embedding <=> %(embedding)s::vector AS distance
+      FROM scopedb.fragments AS f
+     WHERE f.project_id = ANY (%(projects)s) AND f.embedding IS NOT NULL
+     ORDER BY f.embedding <=> %(embedding)s::vector
+     LIMIT %(limit)s
+) AS v
+ORDER BY distance, project_id, id;
+
+-- name: graph_walk
+-- k-hop neighbourhood: every node reachable from the start nodes in at most %(depth)s steps, and every edge
+-- leaving a node reached in fewer. The recursive step joins graph_nodes, so the walk never enters (nor returns
+-- the id of) a node the scope hides; graph_edges' own policy hides edges with a hidden endpoint.
+WITH RECURSIVE walk (project_id, node, depth, src, relation) AS (
+    SELECT n.project_id, n.id, 0, NULL::text, NULL::text
+      FROM scopedb.graph_nodes AS n
+     WHERE n.project_id = ANY (%(projects)s) AND n.id = ANY (%(start)s)
+    UNION ALL
+    SELECT e.project_id, e.dst, w.depth + 1, e.src, e.relation
+      FROM walk AS w
+      JOIN scopedb.graph_edges AS e ON e.project_id = w.project_id AND e.src = w.node
+      JOIN scopedb.graph_nodes AS n ON n.project_id = e.project_id AND n.id = e.dst
+     WHERE w.depth < %(depth)s
+       AND (%(relations)s::text[] IS NULL OR e.relation = ANY (%(relations)s::text[]))
+) CYCLE project_id, node SET is_cycle USING trail
+SELECT DISTINCT project_id, node, src, relation FROM walk;
+
+-- name: graph_shortest_path
+-- The shortest path (fewest edges) from %(source)s to %(target)s through visible nodes and edges.
+WITH RECURSIVE walk (project_id, node, depth, path) AS (
+    SELECT n.project_id, n.id, 0, ARRAY[n.id]
+      FROM scopedb.graph_nodes AS n
+     WHERE n.project_id = ANY (%(projects)s) AND n.id = %(source)s
+    UNION ALL
+    SELECT e.project_id, e.dst, w.depth + 1, w.path || e.dst
+      FROM walk AS w
+      JOIN scopedb.graph_edges AS e ON e.project_id = w.project_id AND e.src = w.node
+      JOIN scopedb.graph_nodes AS n ON n.project_id = e.project_id AND n.id = e.dst
+     WHERE w.depth < %(max_depth)s AND e.dst <> ALL (w.path)
+       AND (%(relations)s::text[] IS NULL OR e.relation = ANY (%(relations)s::text[]))
+)
+SELECT project_id, path FROM walk WHERE node = %(target)s ORDER BY depth, path LIMIT 1;
+
+-- name: graph_nodes
+SELECT project_id, id, kind, resource_id, label, path, fqn
+  FROM scopedb.graph_nodes
+ WHERE project_id = ANY (%(projects)s) AND id = ANY (%(ids)s);
+
+-- name: graph_nodes_of_kinds
+SELECT project_id, id, kind, resource_id, label, path, fqn
+  FROM scopedb.graph_nodes
+ WHERE project_id = ANY (%(projects)s) AND kind = ANY (%(kinds)s);
+
+-- name: graph_edges_among
+SELECT e.project_id, e.src, e.relation, e.dst
+  FROM scopedb.graph_edges AS e
+ WHERE e.project_id = ANY (%(projects)s) AND e.src = ANY (%(ids)s) AND e.dst = ANY (%(ids)s);
