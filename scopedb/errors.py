@@ -28,6 +28,10 @@ class DatabaseUnavailableError(ScopedbError):
     """The database could not be reached."""
 
 
+class InvalidArgumentError(ScopedbError, ValueError):
+    """An argument is malformed or out of range."""
+
+
 class MigrationError(ScopedbError):
     """The schema migration failed."""
 

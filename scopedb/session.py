@@ -15,7 +15,10 @@ import psycopg
 from psycopg import sql
 
 from scopedb import sqlfiles
+from scopedb.backends import postgres as pg
+from scopedb.backends.base import GraphResult, TextHit, VectorHit
 from scopedb.errors import ScopedbError, ScopeViolationError, translate
+from scopedb.ingest import EdgeIn, NodeIn, embedding_dimension, ingest_fragments, ingest_graph, vector_literal
 
 Params = Sequence[Any] | Mapping[str, Any] | None
 Query = LiteralString | bytes | sql.SQL | sql.Composed
@@ -83,6 +86,9 @@ class ScopedSession:
         self._project_ids = tuple(project_ids)
         self._project_names: dict[str, int] | None = None
         self._closed = False
+        self._embedding_dimension: int | None = None
+        #: Which path the last :meth:`search_vector` took: "exact" or "hnsw".
+        self.last_vector_strategy: str | None = None
 
     @property
     def project_ids(self) -> tuple[int, ...]:
@@ -142,7 +148,7 @@ class ScopedSession:
                 "path": fragment.path,
                 "fqn": fragment.fqn,
                 "content": fragment.content,
-                "embedding": _vector_literal(fragment.embedding),
+                "embedding": vector_literal(fragment.embedding, embedding_dimension(self)),
                 "tier": fragment.tier,
                 "token_count": fragment.token_count,
                 "valid_from": fragment.valid_from,
@@ -151,12 +157,39 @@ class ScopedSession:
             ids.append(str(self.execute(insert, params).scalar()))
         return ids
 
+    # Bulk ingest and retrieval (scopedb.ingest, scopedb.backends.postgres) ------------------------------------------
+
+    def ingest_fragments(self, fragments: Iterable[Fragment], *, batch_size: int = 2000) -> int:
+        """Insert or update fragments in batches, keyed by project and id; returns rows written."""
+        return ingest_fragments(self, fragments, batch_size=batch_size)
+
+    def ingest_graph(self, nodes: Iterable[NodeIn] = (), edges: Iterable[EdgeIn] = ()) -> tuple[int, int]:
+        """Insert or update graph nodes and edges; returns (nodes, edges) written."""
+        return ingest_graph(self, nodes, edges)
+
+    def search_text(self, query: str, *, limit: int = 10, offset: int = 0, config: str = "english") -> list[TextHit]:
+        """Ranked full-text search with snippets (see :func:`scopedb.backends.postgres.search_text`)."""
+        return pg.search_text(self, query, limit=limit, offset=offset, config=config)
+
+    def search_vector(
+        self, embedding: Sequence[float], *, limit: int = 10, metric: pg.Metric = "cosine"
+    ) -> list[VectorHit]:
+        """Nearest fragments; always min(limit, visible) rows (see :func:`scopedb.backends.postgres.search_vector`)."""
+        return pg.search_vector(self, embedding, limit=limit, metric=metric)
+
+    def search_graph(
+        self, start: str | Sequence[str], *, depth: int = 2, relations: Sequence[str] | None = None
+    ) -> GraphResult:
+        """The k-hop neighbourhood of ``start`` through visible nodes and edges."""
+        return pg.search_graph(self, start, depth=depth, relations=relations)
+
+    def shortest_path(self, source: str, target: str, *, max_depth: int = 6) -> list[str] | None:
+        """A shortest path between two nodes through visible nodes and edges, or None."""
+        return pg.shortest_path(self, source, target, max_depth=max_depth)
+
+    def subgraph(self, kinds: Sequence[str]) -> GraphResult:
+        """The visible nodes of ``kinds`` and the visible edges among them."""
+        return pg.subgraph(self, kinds)
+
     def _close(self) -> None:
         self._closed = True
-
-
-def _vector_literal(values: Sequence[float] | None) -> str | None:
-    """pgvector's text form; the column's type does the conversion and checks the dimension."""
-    if values is None:
-        return None
-    return "[" + ",".join(repr(float(v)) for v in values) + "]"

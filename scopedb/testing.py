@@ -19,6 +19,7 @@ Installed with scopedb (entry point ``pytest11``), so services that use scopedb 
 
 from __future__ import annotations
 
+import contextlib
 import itertools
 import os
 import secrets
@@ -120,16 +121,25 @@ def scopedb_template(scopedb_server: ScopedbTestServer) -> Iterator[str]:
         _drop_database(scopedb_server, name)
 
 
+@contextlib.contextmanager
+def cloned_database(server: ScopedbTestServer, template: str) -> Iterator[str]:
+    """A fresh clone of ``template`` (its administrative DSN) for as long as the block runs."""
+    name = f"scopedb_t_{os.getpid()}_{next(_counter)}"
+    _create_database(server, name, template=template)
+    dsn = server.admin_dsn(name)
+    migrations.harden_database(dsn)  # database ACLs are not copied from the template
+    try:
+        yield dsn
+    finally:
+        if server.external:
+            _drop_database(server, name)
+
+
 @pytest.fixture
 def scopedb_dsn(scopedb_server: ScopedbTestServer, scopedb_template: str) -> Iterator[str]:
     """A fresh, migrated database for this test, as an administrative DSN."""
-    name = f"scopedb_t_{os.getpid()}_{next(_counter)}"
-    _create_database(scopedb_server, name, template=scopedb_template)
-    dsn = scopedb_server.admin_dsn(name)
-    migrations.harden_database(dsn)  # database ACLs are not copied from the template
-    yield dsn
-    if scopedb_server.external:
-        _drop_database(scopedb_server, name)
+    with cloned_database(scopedb_server, scopedb_template) as dsn:
+        yield dsn
 
 
 @pytest.fixture

@@ -57,6 +57,17 @@ class ScopedBackendView(BaseModel):
             scope=scope,
         )
 
+    def to_resource_scope(self) -> ResourceScope:
+        """The scope this view states (what a database-backed backend enters for each query)."""
+        if self.scope is not None:
+            return self.scope
+        return ResourceScope(
+            project_names=self.allowed_projects,
+            resource_ids=self.resource_ids,
+            denied_resource_ids=self.denied_resource_ids,
+            resources_narrowed=self.resources_narrowed,
+        )
+
     @property
     def narrows_resources(self) -> bool:
         """Whether only the listed resources are visible."""

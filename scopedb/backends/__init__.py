@@ -12,6 +12,7 @@ from scopedb.backends.base import (
     VectorHit,
 )
 from scopedb.backends.memory import InMemoryGraphBackend, InMemoryTextBackend, InMemoryVectorBackend
+from scopedb.backends.postgres import PgGraphBackend, PgTextBackend, PgVectorBackend
 
 __all__ = [
     "FragmentRecord",
@@ -22,6 +23,9 @@ __all__ = [
     "InMemoryGraphBackend",
     "InMemoryTextBackend",
     "InMemoryVectorBackend",
+    "PgGraphBackend",
+    "PgTextBackend",
+    "PgVectorBackend",
     "TextBackend",
     "TextHit",
     "VectorBackend",

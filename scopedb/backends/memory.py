@@ -35,7 +35,13 @@ class _FragmentStore:
         for fragment in fragments:
             self._fragments[fragment.id] = fragment
 
+    @property
+    def fragments(self) -> dict[str, FragmentRecord]:
+        """Every stored fragment, by id."""
+        return dict(self._fragments)
+
     def visible(self, view: ScopedBackendView) -> list[FragmentRecord]:
+        """The stored fragments ``view`` can see."""
         return [f for f in self._fragments.values() if view.is_visible(f)]
 
 

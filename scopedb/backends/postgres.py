@@ -1,0 +1,288 @@
+"""The PostgreSQL backends: full text, vector and graph search as scopedb_app, under the entered scope.
+
+Every function takes a :class:`~scopedb.session.ScopedSession`; the scope was entered when it began, and RLS
+filters every row these statements touch. The statements also repeat the scope's project ids as a bound array, so
+the planner can use partial indexes and partition pruning. The backend classes adapt the same functions to the
+:class:`~scopedb.backends.base.TextBackend` (etc.) protocols: each call enters the view's scope in a transaction
+of its own, so :class:`~scopedb.view.ScopedBackendView` and :class:`~scopedb.view.ScopedBackendSet` work over
+PostgreSQL exactly as over the in-memory backends.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any, Literal
+
+from psycopg import sql
+
+from scopedb import sqlfiles
+from scopedb.backends.base import FragmentRecord, GraphEdge, GraphNode, GraphResult, TextHit, VectorHit
+from scopedb.errors import InvalidArgumentError, ScopedbError
+from scopedb.ingest import embedding_dimension, vector_literal
+
+if TYPE_CHECKING:
+    from scopedb.database import Database
+    from scopedb.session import ScopedSession
+    from scopedb.view import ScopedBackendView
+
+Metric = Literal["cosine", "l2", "inner_product"]
+_OPERATORS: dict[str, str] = {"cosine": "<=>", "l2": "<->", "inner_product": "<#>"}
+MAX_ROWS = 10_000
+MAX_DEPTH = 16
+
+
+@dataclass(frozen=True)
+class VectorStrategy:
+    """How vector search is run: exactly over the visible rows up to ``exact_threshold`` of them, through the HNSW
+    index with iterative scan above it. ``ef_search`` grows with k; ``max_scan_tuples`` bounds the iterative scan,
+    after which a short answer falls back to the exact scan, so a search always returns min(k, visible) rows."""
+
+    exact_threshold: int = 5_000
+    min_ef_search: int = 100
+    ef_search_per_k: int = 4
+    max_scan_tuples: int = 200_000
+
+
+def _check_limit(limit: int, offset: int = 0) -> None:
+    if isinstance(limit, bool) or not isinstance(limit, int) or not 0 <= limit <= MAX_ROWS:
+        raise InvalidArgumentError(f"limit must be an integer from 0 to {MAX_ROWS}")
+    if isinstance(offset, bool) or not isinstance(offset, int) or not 0 <= offset <= MAX_ROWS:
+        raise InvalidArgumentError(f"offset must be an integer from 0 to {MAX_ROWS}")
+
+
+def _names(session: ScopedSession) -> dict[int, str]:
+    return {pid: name for name, pid in session.projects.items()}
+
+
+def _fragment(names: dict[int, str], row: Sequence[Any]) -> FragmentRecord:
+    project_id, fragment_id, resource_id, path, fqn, content = row[:6]
+    return FragmentRecord(
+        id=fragment_id,
+        project_name=names.get(project_id, ""),
+        content=content,
+        resource_id=resource_id,
+        path=path,
+        fqn=fqn,
+    )
+
+
+# Text ------------------------------------------------------------------------------------------------------------
+
+
+def search_text(
+    session: ScopedSession,
+    query: str,
+    *,
+    limit: int = 10,
+    offset: int = 0,
+    config: str = "english",
+    headline: str = "MaxFragments=2, MaxWords=20, MinWords=5",
+) -> list[TextHit]:
+    """Ranked full-text search (``websearch_to_tsquery`` syntax: words, "phrases", or, -not) with snippets.
+
+    ``config`` is the text-search configuration used to parse the query and build snippets; the stored index is
+    built with ``english``.
+    """
+    _check_limit(limit, offset)
+    if not isinstance(query, str):
+        raise InvalidArgumentError("the text query must be a string")
+    if "\x00" in query:
+        raise InvalidArgumentError("the text query contains a NUL character")
+    params = {
+        "query": query,
+        "config": config,
+        "headline": headline,
+        "limit": limit,
+        "offset": offset,
+        "max_rows": limit + offset,
+        "projects": list(session.project_ids),
+    }
+    try:
+        rows = session.execute(sqlfiles.query("retrieval", "search_text"), params).rows
+    except ScopedbError as exc:
+        if "42704" in str(exc):
+            raise InvalidArgumentError(f"unknown text-search configuration {config!r}") from exc
+        raise
+    names = _names(session)
+    return [TextHit(fragment=_fragment(names, row), rank=float(row[6]), snippet=row[7]) for row in rows]
+
+
+def explain_text(session: ScopedSession, query: str, *, limit: int = 10, config: str = "english") -> str:
+    """The plan of the candidate query behind :func:`search_text` (to check the GIN index is used)."""
+    rows = session.execute(
+        "SELECT scopedb.explain_text_candidates(pg_catalog.websearch_to_tsquery(%s::regconfig, %s), %s)",
+        (config, query, limit),
+    ).rows
+    return "\n".join(row[0] for row in rows)
+
+
+# Vector ----------------------------------------------------------------------------------------------------------
+
+
+def count_embedded(session: ScopedSession, *, cap: int) -> int:
+    """How many fragments with an embedding the scope sees, counted up to ``cap``."""
+    result = session.execute(
+        sqlfiles.query("retrieval", "count_embedded"), {"projects": list(session.project_ids), "cap": cap}
+    )
+    return int(result.scalar())
+
+
+def search_vector(
+    session: ScopedSession,
+    embedding: Sequence[float],
+    *,
+    limit: int = 10,
+    metric: Metric = "cosine",
+    strategy: VectorStrategy | None = None,
+) -> list[VectorHit]:
+    """Nearest fragments by ``metric``; always min(limit, visible) rows (see :class:`VectorStrategy`).
+
+    Returns the hits and leaves which path was taken in ``session.last_vector_strategy`` ("exact" or "hnsw").
+    """
+    _check_limit(limit)
+    if metric not in _OPERATORS:
+        raise InvalidArgumentError("metric must be 'cosine', 'l2' or 'inner_product'")
+    plan = strategy or VectorStrategy()
+    literal = vector_literal(embedding, embedding_dimension(session))
+    if limit == 0:
+        return []
+    params = {"embedding": literal, "projects": list(session.project_ids), "limit": limit}
+    visible = count_embedded(session, cap=plan.exact_threshold + 1)
+    rows: list[tuple[Any, ...]] = []
+    if metric == "cosine" and visible > plan.exact_threshold:
+        session.last_vector_strategy = "hnsw"
+        ef_search = max(plan.min_ef_search, plan.ef_search_per_k * limit)
+        session.execute(
+            sql.SQL(
+                "SELECT set_config('hnsw.iterative_scan', 'relaxed_order', true),"
+                " set_config('hnsw.ef_search', {}, true), set_config('hnsw.max_scan_tuples', {}, true)"
+            ).format(sql.Literal(str(ef_search)), sql.Literal(str(plan.max_scan_tuples)))
+        )
+        rows = session.execute(sqlfiles.query("retrieval", "vector_hnsw"), params).rows
+        session.execute("RESET hnsw.iterative_scan; RESET hnsw.ef_search; RESET hnsw.max_scan_tuples")
+    if len(rows) < min(limit, visible):
+        session.last_vector_strategy = "exact"
+        statement = sql.SQL(sqlfiles.query("retrieval", "vector_exact")).format(operator=sql.SQL(_OPERATORS[metric]))
+        rows = session.execute(statement, params).rows
+    names = _names(session)
+    return [VectorHit(fragment=_fragment(names, row), distance=float(row[6])) for row in rows]
+
+
+# Graph -----------------------------------------------------------------------------------------------------------
+
+
+def _check_depth(depth: int) -> None:
+    if isinstance(depth, bool) or not isinstance(depth, int) or not 0 <= depth <= MAX_DEPTH:
+        raise InvalidArgumentError(f"depth must be an integer from 0 to {MAX_DEPTH}")
+
+
+def _relations(relations: Sequence[str] | None) -> list[str] | None:
+    if relations is None:
+        return None
+    if isinstance(relations, str):
+        raise InvalidArgumentError("relations must be a list of relation names, not one string")
+    return list(relations)
+
+
+def _nodes(session: ScopedSession, statement: str, params: dict[str, Any]) -> list[GraphNode]:
+    names = _names(session)
+    rows = session.execute(sqlfiles.query("retrieval", statement), params).rows
+    return [
+        GraphNode(id=node_id, project_name=names.get(pid, ""), kind=kind, resource_id=rid, label=label)
+        for pid, node_id, kind, rid, label, _path, _fqn in rows
+    ]
+
+
+def search_graph(
+    session: ScopedSession,
+    start: str | Sequence[str],
+    *,
+    depth: int = 2,
+    relations: Sequence[str] | None = None,
+) -> GraphResult:
+    """The k-hop neighbourhood of ``start`` (one id or several), optionally following only ``relations``."""
+    _check_depth(depth)
+    starts = [start] if isinstance(start, str) else list(start)
+    params = {
+        "projects": list(session.project_ids),
+        "start": starts,
+        "depth": depth,
+        "relations": _relations(relations),
+    }
+    rows = session.execute(sqlfiles.query("retrieval", "graph_walk"), params).rows
+    node_ids = sorted({node for _, node, _, _ in rows})
+    edges = sorted({GraphEdge(src, node, relation) for _, node, src, relation in rows if src is not None},
+                   key=lambda e: (e.src, e.dst, e.relation))  # fmt: skip
+    nodes = _nodes(session, "graph_nodes", {"projects": list(session.project_ids), "ids": node_ids})
+    return GraphResult(nodes=tuple(sorted(nodes, key=lambda n: n.id)), edges=tuple(edges))
+
+
+def shortest_path(
+    session: ScopedSession,
+    source: str,
+    target: str,
+    *,
+    max_depth: int = 6,
+    relations: Sequence[str] | None = None,
+) -> list[str] | None:
+    """The node ids of a shortest path from ``source`` to ``target`` through visible nodes, or None."""
+    _check_depth(max_depth)
+    params = {
+        "projects": list(session.project_ids),
+        "source": source,
+        "target": target,
+        "max_depth": max_depth,
+        "relations": _relations(relations),
+    }
+    row = session.execute(sqlfiles.query("retrieval", "graph_shortest_path"), params).rows
+    return list(row[0][1]) if row else None
+
+
+def subgraph(session: ScopedSession, kinds: Sequence[str]) -> GraphResult:
+    """Every visible node of the given kinds, and the visible edges among them."""
+    projects = list(session.project_ids)
+    nodes = _nodes(session, "graph_nodes_of_kinds", {"projects": projects, "kinds": list(kinds)})
+    ids = sorted({n.id for n in nodes})
+    rows = session.execute(sqlfiles.query("retrieval", "graph_edges_among"), {"projects": projects, "ids": ids})
+    edges = sorted({GraphEdge(src, dst, rel) for _, src, rel, dst in rows}, key=lambda e: (e.src, e.dst, e.relation))
+    return GraphResult(nodes=tuple(sorted(nodes, key=lambda n: n.id)), edges=tuple(edges))
+
+
+# Protocol adapters -----------------------------------------------------------------------------------------------
+
+
+class _PgBackend:
+    def __init__(self, db: Database) -> None:
+        self.db = db
+
+
+class PgTextBackend(_PgBackend):
+    """:class:`TextBackend` over PostgreSQL: each call enters the view's scope."""
+
+    def search_text(self, query: str, *, view: ScopedBackendView, limit: int = 10) -> list[TextHit]:
+        with self.db.scoped(view.to_resource_scope()) as session:
+            return search_text(session, query, limit=limit)
+
+
+class PgVectorBackend(_PgBackend):
+    """:class:`VectorBackend` over PostgreSQL: each call enters the view's scope."""
+
+    def search_vector(self, embedding: Sequence[float], *, view: ScopedBackendView, limit: int = 10) -> list[VectorHit]:
+        with self.db.scoped(view.to_resource_scope()) as session:
+            return search_vector(session, embedding, limit=limit)
+
+
+class PgGraphBackend(_PgBackend):
+    """:class:`GraphBackend` over PostgreSQL: each call enters the view's scope."""
+
+    def search_graph(
+        self,
+        start: str | Sequence[str],
+        *,
+        view: ScopedBackendView,
+        depth: int = 2,
+        relations: Sequence[str] | None = None,
+    ) -> GraphResult:
+        with self.db.scoped(view.to_resource_scope()) as session:
+            return search_graph(session, start, depth=depth, relations=relations)
