@@ -1,0 +1,285 @@
+"""Text, vector and graph search in PostgreSQL, as scopedb_app, under the entered scope."""
+
+from __future__ import annotations
+
+import datetime as dt
+import math
+import random
+
+import psycopg
+import pytest
+
+from scopedb import Database, Fragment, ResourceScope, ScopeViolationError
+from scopedb.backends import PgGraphBackend, PgTextBackend, PgVectorBackend
+from scopedb.backends.postgres import VectorStrategy, explain_text, search_vector
+from scopedb.errors import ForeignKeyViolationError, InvalidArgumentError, PermissionDeniedError
+from scopedb.ingest import EdgeIn, NodeIn
+from scopedb.view import ScopedBackendSet, ScopedBackendView
+from tests.conftest import Tenants
+
+DIM = 384
+
+
+def _unit(seed: int) -> list[float]:
+    rng = random.Random(seed)
+    vector = [rng.gauss(0, 1) for _ in range(DIM)]
+    norm = math.sqrt(sum(x * x for x in vector))
+    return [x / norm for x in vector]
+
+
+# Ingest ----------------------------------------------------------------------------------------------------------
+
+
+def test_bulk_ingest_is_idempotent_and_checked(tenants: Tenants) -> None:
+    rows = [Fragment(project="acme/api", id=f"k{i}", content=f"version one {i}") for i in range(50)]
+    with tenants.db.scoped(tenants.scope("acme/api")) as s:
+        assert s.ingest_fragments(rows, batch_size=16) == 50
+        assert s.ingest_fragments([Fragment(project="acme/api", id="k1", content="version two")]) == 1
+        assert s.execute("SELECT count(*) FROM scopedb.fragments WHERE id LIKE 'k%'").scalar() == 50
+        assert s.execute("SELECT content FROM scopedb.fragments WHERE id = 'k1'").scalar() == "version two"
+    with pytest.raises(ScopeViolationError), tenants.db.scoped(tenants.scope("acme/api")) as s:
+        s.ingest_fragments([Fragment(project="beta/web", id="x", content="planted")])
+    b1 = tenants.resources["b1"].id
+    # Even a scope over both projects cannot attach A's fragment to B's resource: keys include project_id.
+    with pytest.raises(ForeignKeyViolationError), tenants.db.scoped(tenants.scope("acme/api", "beta/web")) as s:
+        s.ingest_fragments([Fragment(project="acme/api", id="x", content="wrong resource", resource_id=b1)])
+
+
+def test_embedding_dimension_mismatch_is_a_clear_error(tenants: Tenants) -> None:
+    with (
+        pytest.raises(InvalidArgumentError, match="3 dimensions; the database stores 384"),
+        tenants.db.scoped(tenants.scope("acme/api")) as s,
+    ):
+        s.ingest_fragments([Fragment(project="acme/api", id="v", content="x", embedding=[1.0, 2.0, 3.0])])
+    with pytest.raises(InvalidArgumentError), tenants.db.scoped(tenants.scope("acme/api")) as s:
+        s.search_vector([1.0, 2.0])
+
+
+# Text ------------------------------------------------------------------------------------------------------------
+
+
+def test_text_search_ranks_snippets_and_stays_in_scope(tenants: Tenants) -> None:
+    with tenants.db.scoped(tenants.scope("acme/api", "beta/web")) as s:
+        s.ingest_fragments(
+            [
+                Fragment(project="acme/api", id="t1", content="rotate the signing key; the key rotation runbook"),
+                Fragment(project="acme/api", id="t2", content="key material is never logged"),
+                Fragment(project="beta/web", id="t3", content="beta rotates its key weekly: key key key"),
+            ]
+        )
+    with tenants.db.scoped(tenants.scope("acme/api")) as s:
+        hits = s.search_text("key rotation")
+        assert [h.fragment.id for h in hits] == ["t1"]  # websearch: both words; stemming matches "rotate"
+        assert "<b>" in hits[0].snippet
+        ranked = s.search_text("key")
+        assert [h.fragment.id for h in ranked][:2] == ["t1", "t2"]
+        assert all(h.fragment.project_name == "acme/api" for h in ranked)
+        assert [h.fragment.id for h in s.search_text("key", offset=1, limit=1)] == ["t2"]
+        assert [h.fragment.id for h in s.search_text('"signing key" -logged')] == ["t1"]
+        assert s.search_text("beta rotates") == []
+        with pytest.raises(InvalidArgumentError, match="text-search configuration"):
+            s.search_text("key", config="klingon")
+
+
+def test_text_search_uses_the_gin_index(scopedb_db: Database) -> None:
+    """Under RLS a plain `tsv @@ q` cannot use the GIN index; scopedb's search path must, so this reads EXPLAIN."""
+    scopedb_db.admin().create_project("big")
+    rng = random.Random(7)
+    words = [f"common{i}" for i in range(50)]
+    with scopedb_db.scoped(ResourceScope(project_names={"big"})) as s:
+        s.ingest_fragments(
+            Fragment(
+                project="big", id=f"f{i}", content=" ".join(rng.choices(words, k=12)) + (" zephyrine" if i == 3 else "")
+            )
+            for i in range(5000)
+        )
+    with psycopg.connect(scopedb_db.dsn, autocommit=True) as admin:
+        # What autovacuum would do: merge the GIN pending list (which the planner prices) and gather statistics.
+        admin.execute("VACUUM ANALYZE scopedb_private.fragment_search")
+        admin.execute("ANALYZE scopedb.fragments")
+    with scopedb_db.scoped(ResourceScope(project_names={"big"})) as s:
+        plan = explain_text(s, "zephyrine")
+        assert "fragment_search_tsv_idx" in plan, plan
+        assert [h.fragment.id for h in s.search_text("zephyrine")] == ["f3"]
+        # Control: the same match written directly against fragments, as scopedb_app under RLS, cannot use
+        # fragments' own GIN index at all ("@@" is not leakproof) — not even when nothing else is allowed.
+        s.execute("SET LOCAL enable_seqscan = off")
+        direct = s.execute("EXPLAIN SELECT id FROM scopedb.fragments WHERE tsv @@ to_tsquery('english', 'zephyrine')")
+        assert "fragments_tsv_idx" not in "\n".join(row[0] for row in direct)
+
+
+# Vector ----------------------------------------------------------------------------------------------------------
+
+
+def test_vector_search_returns_min_k_visible_in_every_metric(tenants: Tenants) -> None:
+    with tenants.db.scoped(tenants.scope("acme/api", "beta/web")) as s:
+        s.ingest_fragments(
+            Fragment(project=p, id=f"{p[0]}v{i}", content="v", embedding=_unit(i)) for p in ("acme/api", "beta/web")
+            for i in range(30)
+        )  # fmt: skip
+    query = _unit(3)
+    with tenants.db.scoped(tenants.scope("acme/api")) as s:
+        for metric in ("cosine", "l2", "inner_product"):
+            hits = s.search_vector(query, limit=5, metric=metric)
+            assert len(hits) == 5
+            assert hits[0].fragment.id == "av3"
+            assert all(h.fragment.project_name == "acme/api" for h in hits)
+            assert [h.distance for h in hits] == sorted(h.distance for h in hits)
+        # 30 embedded fragments in acme plus the 6 the fixture made: limit 100 returns all 36, no more.
+        assert len(s.search_vector(query, limit=100)) == 36
+    narrowed = tenants.scope("acme/api", resource_ids={tenants.resources["a1"].id})
+    with tenants.db.scoped(narrowed) as s:
+        assert len(s.search_vector(query, limit=10)) == 3  # only a1's three embedded fragments are visible
+
+
+def test_hnsw_strategy_is_used_above_the_threshold_and_agrees_with_exact(tenants: Tenants) -> None:
+    with tenants.db.scoped(tenants.scope("acme/api")) as s:
+        s.ingest_fragments(
+            Fragment(project="acme/api", id=f"h{i}", content="h", embedding=_unit(i)) for i in range(300)
+        )
+    query = _unit(11)
+    with tenants.db.scoped(tenants.scope("acme/api")) as s:
+        hnsw = search_vector(s, query, limit=10, strategy=VectorStrategy(exact_threshold=50))
+        assert s.last_vector_strategy == "hnsw"
+        exact = search_vector(s, query, limit=10, strategy=VectorStrategy(exact_threshold=10_000))
+        assert s.last_vector_strategy == "exact"
+    assert len(hnsw) == 10
+    recall = len({h.fragment.id for h in hnsw} & {h.fragment.id for h in exact}) / 10
+    assert recall >= 0.9
+    assert hnsw[0].fragment.id == "h11"
+
+
+# Graph -----------------------------------------------------------------------------------------------------------
+
+
+def _graph(tenants: Tenants) -> None:
+    a1, a2 = tenants.resources["a1"].id, tenants.resources["a2"].id
+    nodes = [
+        NodeIn("acme/api", "n1", kind="module", resource_id=a1),
+        NodeIn("acme/api", "n2", kind="function", resource_id=a2),
+        NodeIn("acme/api", "n3", kind="function", resource_id=a1),
+        NodeIn("acme/api", "n4", kind="module", resource_id=a1),
+        NodeIn("beta/web", "n1", kind="module"),
+    ]
+    edges = [
+        EdgeIn("acme/api", "n1", "n2", "calls"),
+        EdgeIn("acme/api", "n2", "n3", "calls"),
+        EdgeIn("acme/api", "n1", "n4", "imports"),
+        EdgeIn("acme/api", "n4", "n3", "calls"),
+        EdgeIn("acme/api", "n3", "n1", "calls"),  # a cycle
+    ]
+    with tenants.db.scoped(tenants.scope("acme/api", "beta/web")) as s:
+        assert s.ingest_graph(nodes, edges) == (5, 5)
+
+
+def test_graph_neighbourhood_respects_depth_relations_and_cycles(tenants: Tenants) -> None:
+    _graph(tenants)
+    with tenants.db.scoped(tenants.scope("acme/api")) as s:
+        assert s.search_graph("n1", depth=1).node_ids == {"n1", "n2", "n4"}
+        assert s.search_graph("n1", depth=3).node_ids == {"n1", "n2", "n3", "n4"}
+        calls = s.search_graph("n1", depth=3, relations=["calls"])
+        assert calls.node_ids == {"n1", "n2", "n3"}
+        assert {(e.src, e.dst) for e in calls.edges} == {("n1", "n2"), ("n2", "n3"), ("n3", "n1")}
+        assert all(n.project_name == "acme/api" for n in s.search_graph("n1", depth=5).nodes)
+        assert s.shortest_path("n1", "n3") in (["n1", "n2", "n3"], ["n1", "n4", "n3"])
+        modules = s.subgraph(["module"])
+        assert modules.node_ids == {"n1", "n4"}
+        assert {(e.src, e.dst) for e in modules.edges} == {("n1", "n4")}
+
+
+def test_traversal_never_passes_through_or_returns_an_invisible_node(tenants: Tenants) -> None:
+    _graph(tenants)
+    a1 = tenants.resources["a1"].id
+    with tenants.db.scoped(tenants.scope("acme/api", resource_ids={a1})) as s:  # n2 (resource a2) is hidden
+        result = s.search_graph("n1", depth=3, relations=["calls"])
+        assert result.node_ids == {"n1"}  # n3 is reachable by calls only through hidden n2
+        assert all("n2" not in (e.src, e.dst) for e in s.search_graph("n1", depth=5).edges)
+        assert s.search_graph("n1", depth=5).node_ids == {"n1", "n3", "n4"}
+        assert s.shortest_path("n1", "n3", max_depth=5) == ["n1", "n4", "n3"]
+        assert s.execute("SELECT count(*) FROM scopedb.graph_edges WHERE src = 'n2' OR dst = 'n2'").scalar() == 0
+        with pytest.raises(ScopeViolationError):
+            s.ingest_graph(edges=[EdgeIn("acme/api", "n4", "n2", "calls")])  # an edge to a hidden node
+
+
+# The database, not Python, is what isolates ----------------------------------------------------------------------
+
+
+HAND_WRITTEN = {
+    "text": "SELECT project_id FROM scopedb.fragments WHERE tsv @@ websearch_to_tsquery('english', 'auth flow')",
+    "vector": "SELECT project_id FROM scopedb.fragments WHERE embedding IS NOT NULL "
+    "ORDER BY embedding <=> (SELECT embedding FROM scopedb.fragments WHERE embedding IS NOT NULL LIMIT 1) LIMIT 50",
+    "graph": "WITH RECURSIVE w(p, n, d) AS (SELECT project_id, id, 0 FROM scopedb.graph_nodes "
+    "UNION ALL SELECT e.project_id, e.dst, w.d + 1 FROM w JOIN scopedb.graph_edges e "
+    "ON e.project_id = w.p AND e.src = w.n WHERE w.d < 3) SELECT p FROM w",
+}
+
+
+@pytest.mark.parametrize("kind", sorted(HAND_WRITTEN))
+def test_hand_written_queries_without_a_scope_predicate_stay_in_scope(tenants: Tenants, kind: str) -> None:
+    _graph(tenants)
+    with tenants.db.scoped(tenants.scope("acme/api")) as s:
+        projects = {row[0] for row in s.execute(HAND_WRITTEN[kind])}
+    assert projects == {tenants.a.id}
+
+
+@pytest.mark.parametrize("kind", sorted(HAND_WRITTEN))
+def test_the_same_queries_leak_once_the_policies_are_gone(tenants: Tenants, kind: str) -> None:
+    """Control for the test above: the isolation is the database's, not the query's."""
+    _graph(tenants)
+    with psycopg.connect(tenants.db.dsn, autocommit=True) as admin:
+        for table in ("fragments", "graph_nodes", "graph_edges"):
+            admin.execute(f"ALTER TABLE scopedb.{table} DISABLE ROW LEVEL SECURITY")
+    with tenants.db.scoped(tenants.scope("acme/api")) as s:
+        projects = {row[0] for row in s.execute(HAND_WRITTEN[kind])}
+    assert tenants.b.id in projects
+
+
+# Temporal scope and the protocol adapters ------------------------------------------------------------------------
+
+
+def test_search_honours_the_temporal_scope(tenants: Tenants) -> None:
+    t0 = dt.datetime(2026, 1, 1, tzinfo=dt.UTC)
+    with tenants.db.scoped(tenants.scope("acme/api", temporal_scope="all")) as s:
+        s.ingest_fragments(
+            [
+                Fragment(
+                    project="acme/api", id="old", content="quokka v1", valid_from=t0, valid_to=t0 + dt.timedelta(1)
+                ),
+                Fragment(project="acme/api", id="new", content="quokka v2", valid_from=t0 + dt.timedelta(1)),
+            ]
+        )
+    for temporal, expected in (("current", ["new"]), ("all", ["new", "old"]), (t0, ["old"])):
+        with tenants.db.scoped(tenants.scope("acme/api", temporal_scope=temporal)) as s:
+            assert sorted(h.fragment.id for h in s.search_text("quokka")) == expected
+
+
+def test_views_and_sets_work_over_the_postgres_backends(tenants: Tenants) -> None:
+    _graph(tenants)
+    scope = tenants.scope("acme/api")
+    backends = ScopedBackendSet.from_resource_scope(
+        scope, text=PgTextBackend(tenants.db), vector=PgVectorBackend(tenants.db), graph=PgGraphBackend(tenants.db)
+    )
+    assert {h.fragment.project_name for h in backends.search_text("auth flow")} == {"acme/api"}
+    assert len(backends.search_vector([0.0, 1.0, 0.0] + [0.0] * 381, limit=4)) == 4
+    assert backends.search_graph("n1", depth=1).node_ids == {"n1", "n2", "n4"}
+    denied = ScopedBackendView(allowed_projects={"acme/api"}, resource_ids={"R1"}, denied_resource_ids={"R1"})
+    with pytest.raises(ScopeViolationError):
+        denied.search_text(PgTextBackend(tenants.db), "auth")
+
+
+def test_search_functions_are_not_a_way_around_rls(tenants: Tenants) -> None:
+    """text_candidates runs as the owner, but only returns what the entered scope admits."""
+    with tenants.db.scoped(tenants.scope("acme/api")) as s:
+        rows = s.execute(
+            "SELECT project_id FROM scopedb.text_candidates(websearch_to_tsquery('english', 'fragment'), 100)"
+        ).rows
+        assert {r[0] for r in rows} == {tenants.a.id}
+        s.execute("SELECT set_config('scopedb.scope_token', 'v1.x', true)")
+        assert (
+            s.execute(
+                "SELECT count(*) FROM scopedb.text_candidates(websearch_to_tsquery('english', 'fragment'), 100)"
+            ).scalar()
+            == 0
+        )
+    with pytest.raises(PermissionDeniedError), tenants.db.scoped(tenants.scope("acme/api")) as s:
+        s.execute("SELECT * FROM scopedb_private.fragment_search")
