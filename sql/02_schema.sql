@@ -111,6 +111,8 @@ CREATE TABLE scopedb.fragments (
     valid_from        timestamptz NOT NULL DEFAULT now(),
     valid_to          timestamptz,
     created_at        timestamptz NOT NULL DEFAULT now(),
+    -- Who stored it (the tier service's actor); for get_for_actor and audit, not for access control.
+    created_by        text,
     CONSTRAINT fragments_pkey PRIMARY KEY (project_id, id),
     CONSTRAINT fragments_resource_fkey FOREIGN KEY (project_id, resource_id)
         REFERENCES scopedb.resources (project_id, id) ON DELETE CASCADE,
@@ -183,6 +185,55 @@ CREATE TABLE scopedb_private.fragment_search (
 COMMENT ON TABLE scopedb_private.fragment_search IS
     'Owner-only copy of fragments.tsv with a GIN index, for scoped full-text search (see scopedb.text_candidates).';
 
+CREATE TABLE scopedb_private.fragment_originals (
+    project_id   bigint NOT NULL,
+    id           text NOT NULL,
+    content      text NOT NULL,
+    archived_at  timestamptz NOT NULL DEFAULT now(),
+    CONSTRAINT fragment_originals_pkey PRIMARY KEY (project_id, id),
+    CONSTRAINT fragment_originals_fragment_fkey FOREIGN KEY (project_id, id)
+        REFERENCES scopedb.fragments (project_id, id) ON DELETE CASCADE ON UPDATE CASCADE
+);
+COMMENT ON TABLE scopedb_private.fragment_originals IS
+    'Full text of fragments demoted to the cold tier (whose content is then a summary); owner-only.';
+
+CREATE TABLE scopedb.notes (
+    project_id          bigint NOT NULL REFERENCES scopedb.projects (id) ON DELETE CASCADE,
+    id                  text NOT NULL,
+    content             text NOT NULL,
+    tags                text[] NOT NULL DEFAULT '{}',
+    sensitivity         text NOT NULL DEFAULT 'normal',
+    -- NULL: standard retention; otherwise the note expires this many days after it was created.
+    retention_days      integer,
+    provenance_source   text NOT NULL DEFAULT 'service',
+    provenance_session  text,
+    created_at          timestamptz NOT NULL DEFAULT now(),
+    -- Set (only) by the tombstone trigger; scopedb_app has no UPDATE on notes.
+    forgotten_at        timestamptz,
+    CONSTRAINT notes_pkey PRIMARY KEY (project_id, id),
+    CONSTRAINT notes_id_check CHECK (id ~ '^mem-[0-9a-f]{32}$'),
+    CONSTRAINT notes_content_check CHECK (octet_length(content) <= 16384),
+    CONSTRAINT notes_sensitivity_check CHECK (sensitivity IN ('normal', 'sensitive', 'secret')),
+    CONSTRAINT notes_retention_check CHECK (retention_days BETWEEN 1 AND 10000),
+    CONSTRAINT notes_tags_check CHECK (cardinality(tags) <= 64 AND '' <> ALL (tags)),
+    CONSTRAINT notes_source_check CHECK (provenance_source <> '' AND length(provenance_source) <= 100)
+);
+COMMENT ON TABLE scopedb.notes IS
+    'Scoped memory notes. The app may insert them and read their metadata, never a body column directly: bodies '
+    'come only through scopedb.fetch_notes / search_notes, which withhold secret-class bodies.';
+
+CREATE TABLE scopedb.note_tombstones (
+    project_id    bigint NOT NULL,
+    note_id       text NOT NULL,
+    forgotten_at  timestamptz NOT NULL DEFAULT now(),
+    actor         text,
+    CONSTRAINT note_tombstones_pkey PRIMARY KEY (project_id, note_id),
+    CONSTRAINT note_tombstones_note_fkey FOREIGN KEY (project_id, note_id)
+        REFERENCES scopedb.notes (project_id, id) ON DELETE CASCADE
+);
+COMMENT ON TABLE scopedb.note_tombstones IS
+    'Append-only record of forgotten notes; the retention sweep removes a note and its tombstone together.';
+
 -- Signing keys. The Python layer signs scope tokens with the same secret; enter_scope and the policies verify them.
 -- inner_pad/outer_pad are the HMAC key blocks (key XOR 0x36.., key XOR 0x5c..), derived once on insert so that a
 -- verification costs two sha256() calls and nothing else.
@@ -220,5 +271,9 @@ CREATE INDEX graph_nodes_kind_idx ON scopedb.graph_nodes (project_id, kind);
 CREATE INDEX graph_nodes_resource_idx ON scopedb.graph_nodes (project_id, resource_id);
 CREATE INDEX graph_edges_dst_idx ON scopedb.graph_edges (project_id, dst);
 CREATE INDEX fragment_search_tsv_idx ON scopedb_private.fragment_search USING gin (tsv);
+
+-- Tiers (least recently accessed first, per project and tier) and notes (newest first).
+CREATE INDEX fragments_tier_lru_idx ON scopedb.fragments (project_id, tier, last_accessed_at);
+CREATE INDEX notes_created_idx ON scopedb.notes (project_id, created_at DESC);
 
 RESET ROLE;

@@ -555,6 +555,158 @@ COMMENT ON FUNCTION scopedb.explain_text_candidates(tsquery, integer) IS
     'EXPLAIN of the statement scopedb.text_candidates runs (to verify the GIN index is used).';
 
 -- ---------------------------------------------------------------------------------------------------------------
+-- Context tiers
+-- ---------------------------------------------------------------------------------------------------------------
+
+-- Demotion to cold may replace a fragment's content with a summary; keep the full text aside (owner-only) and put
+-- it back when the fragment is promoted out of cold.
+CREATE FUNCTION scopedb_private.keep_original_content() RETURNS trigger
+LANGUAGE plpgsql
+SECURITY DEFINER
+SET search_path = pg_catalog, pg_temp
+AS $$
+BEGIN
+    IF NEW.tier = 'cold' AND OLD.tier <> 'cold' AND NEW.content IS DISTINCT FROM OLD.content THEN
+        INSERT INTO scopedb_private.fragment_originals (project_id, id, content)
+        VALUES (OLD.project_id, OLD.id, OLD.content)
+        ON CONFLICT ON CONSTRAINT fragment_originals_pkey DO UPDATE
+            SET content = EXCLUDED.content, archived_at = EXCLUDED.archived_at;
+    ELSIF OLD.tier = 'cold' AND NEW.tier <> 'cold' THEN
+        DELETE FROM scopedb_private.fragment_originals AS o
+         WHERE o.project_id = OLD.project_id AND o.id = OLD.id
+        RETURNING o.content INTO NEW.content;
+        NEW.content := COALESCE(NEW.content, OLD.content);
+    END IF;
+    RETURN NEW;
+END
+$$;
+COMMENT ON FUNCTION scopedb_private.keep_original_content() IS
+    'Archives the full text of a fragment summarised on demotion to cold, and restores it on promotion.';
+
+-- ---------------------------------------------------------------------------------------------------------------
+-- Memory notes
+-- ---------------------------------------------------------------------------------------------------------------
+
+-- Whether a note is live for callers: not forgotten and not past its retention.
+CREATE FUNCTION scopedb_private.note_is_live(n scopedb.notes) RETURNS boolean
+LANGUAGE sql
+STABLE
+SET search_path = pg_catalog, pg_temp
+RETURN n.forgotten_at IS NULL
+   AND (n.retention_days IS NULL OR n.created_at + pg_catalog.make_interval(days => n.retention_days) > pg_catalog.now());
+COMMENT ON FUNCTION scopedb_private.note_is_live(scopedb.notes) IS
+    'A note is live until it is forgotten or its retention runs out.';
+
+-- Search notes of the entered scope: one case-insensitive literal substring of the body (never of a secret body)
+-- and/or a literal tag prefix, newest first. Returns a snippet (the first `snippet_chars` characters; the caller
+-- trims it to its byte budget), never a body, and no snippet at all for secret notes.
+CREATE FUNCTION scopedb.search_notes(query text, tag_prefix text, max_rows integer, snippet_chars integer)
+RETURNS TABLE (project_id bigint, id text, created_at timestamptz, tags text[], content_bytes integer,
+               sensitivity text, retention_days integer, provenance_source text, snippet text, truncated boolean)
+LANGUAGE sql
+STABLE
+SECURITY DEFINER
+SET search_path = pg_catalog, pg_temp
+BEGIN ATOMIC
+    SELECT n.project_id, n.id, n.created_at, n.tags, pg_catalog.octet_length(n.content), n.sensitivity,
+           n.retention_days, n.provenance_source,
+           CASE WHEN n.sensitivity = 'secret' THEN NULL ELSE pg_catalog."left"(n.content, snippet_chars) END,
+           pg_catalog.length(n.content) > snippet_chars
+      FROM scopedb.notes AS n
+     WHERE n.project_id = ANY ((SELECT scopedb.scope_project_ids())::bigint[])
+       AND scopedb_private.note_is_live(n)
+       AND (search_notes.query IS NULL
+            OR (n.sensitivity <> 'secret'
+                AND pg_catalog.strpos(pg_catalog.lower(n.content), pg_catalog.lower(search_notes.query)) > 0))
+       AND (search_notes.tag_prefix IS NULL
+            OR EXISTS (SELECT FROM pg_catalog.unnest(n.tags) AS t
+                        WHERE pg_catalog."left"(t, pg_catalog.length(search_notes.tag_prefix)) = search_notes.tag_prefix))
+     ORDER BY n.created_at DESC, n.id DESC
+     LIMIT LEAST(GREATEST(max_rows, 0), 25);
+END;
+COMMENT ON FUNCTION scopedb.search_notes(text, text, integer, integer) IS
+    'Literal, case-insensitive note search in the entered scope; snippets only, never secret bodies.';
+
+-- Fetch notes by exact id. Every id must be a live note of the entered scope, or the whole call fails with SD404:
+-- unknown, foreign-project and forgotten ids are indistinguishable. Secret bodies come back NULL.
+CREATE FUNCTION scopedb.fetch_notes(ids text[])
+RETURNS TABLE (project_id bigint, id text, created_at timestamptz, tags text[], sensitivity text,
+               retention_days integer, provenance_source text, provenance_session text, content text)
+LANGUAGE plpgsql
+STABLE
+SECURITY DEFINER
+SET search_path = pg_catalog, pg_temp
+AS $$
+DECLARE
+    wanted text[] := ARRAY(SELECT DISTINCT i FROM pg_catalog.unnest(ids) AS i);
+    found_count integer;
+BEGIN
+    IF pg_catalog.cardinality(wanted) > 25 THEN
+        RAISE EXCEPTION 'fetch is bounded to 25 ids per call' USING ERRCODE = 'invalid_parameter_value';
+    END IF;
+    RETURN QUERY
+        SELECT n.project_id, n.id, n.created_at, n.tags, n.sensitivity, n.retention_days, n.provenance_source,
+               n.provenance_session, CASE WHEN n.sensitivity = 'secret' THEN NULL ELSE n.content END
+          FROM scopedb.notes AS n
+         WHERE n.project_id = ANY (scopedb.scope_project_ids())
+           AND n.id = ANY (wanted)
+           AND scopedb_private.note_is_live(n)
+         ORDER BY n.created_at DESC, n.id DESC;
+    GET DIAGNOSTICS found_count = ROW_COUNT;
+    IF found_count <> pg_catalog.cardinality(wanted) THEN
+        RAISE EXCEPTION 'memory record not found' USING ERRCODE = 'SD404';
+    END IF;
+END
+$$;
+COMMENT ON FUNCTION scopedb.fetch_notes(text[]) IS
+    'Notes by exact id in the entered scope; all or nothing; secret bodies withheld.';
+
+-- Forget a live note of the entered scope: append a tombstone. The same SD404 as a fetch for anything else.
+CREATE FUNCTION scopedb.forget_note(note_id text, actor text) RETURNS void
+LANGUAGE plpgsql
+VOLATILE
+SECURITY DEFINER
+SET search_path = pg_catalog, pg_temp
+AS $$
+DECLARE
+    target scopedb.notes;
+BEGIN
+    SELECT n.* INTO target
+      FROM scopedb.notes AS n
+     WHERE n.project_id = ANY (scopedb.scope_project_ids()) AND n.id = note_id AND scopedb_private.note_is_live(n)
+       FOR UPDATE;
+    IF NOT FOUND THEN
+        RAISE EXCEPTION 'memory record not found' USING ERRCODE = 'SD404';
+    END IF;
+    INSERT INTO scopedb.note_tombstones (project_id, note_id, actor) VALUES (target.project_id, target.id, actor);
+    UPDATE scopedb.notes AS n SET forgotten_at = pg_catalog.now()
+     WHERE n.project_id = target.project_id AND n.id = target.id;
+END
+$$;
+COMMENT ON FUNCTION scopedb.forget_note(text, text) IS
+    'Tombstones a note of the entered scope; later searches and fetches no longer see it.';
+
+-- The retention sweep (owner-side): physically removes expired and forgotten notes, with their tombstones, in
+-- every project, and says how many of each it removed.
+CREATE FUNCTION scopedb_private.sweep_notes(OUT expired integer, OUT forgotten integer)
+LANGUAGE plpgsql
+VOLATILE
+SECURITY DEFINER
+SET search_path = pg_catalog, pg_temp
+AS $$
+BEGIN
+    DELETE FROM scopedb.notes AS n WHERE n.forgotten_at IS NOT NULL;
+    GET DIAGNOSTICS forgotten = ROW_COUNT;
+    DELETE FROM scopedb.notes AS n
+     WHERE n.retention_days IS NOT NULL
+       AND n.created_at + pg_catalog.make_interval(days => n.retention_days) <= pg_catalog.now();
+    GET DIAGNOSTICS expired = ROW_COUNT;
+END
+$$;
+COMMENT ON FUNCTION scopedb_private.sweep_notes() IS
+    'Deletes expired and forgotten notes (and their tombstones); run from an admin session or `scopedb sweep`.';
+
+-- ---------------------------------------------------------------------------------------------------------------
 -- Triggers
 -- ---------------------------------------------------------------------------------------------------------------
 
@@ -611,5 +763,9 @@ COMMENT ON FUNCTION scopedb_private.sync_fragment_search() IS
 CREATE TRIGGER fragments_sync_search
     AFTER INSERT OR UPDATE OF content ON scopedb.fragments
     FOR EACH ROW EXECUTE FUNCTION scopedb_private.sync_fragment_search();
+
+CREATE TRIGGER fragments_keep_original
+    BEFORE UPDATE OF tier ON scopedb.fragments
+    FOR EACH ROW EXECUTE FUNCTION scopedb_private.keep_original_content();
 
 RESET ROLE;

@@ -37,6 +37,10 @@ ALTER TABLE scopedb.graph_nodes ENABLE ROW LEVEL SECURITY;
 ALTER TABLE scopedb.graph_nodes FORCE ROW LEVEL SECURITY;
 ALTER TABLE scopedb.graph_edges ENABLE ROW LEVEL SECURITY;
 ALTER TABLE scopedb.graph_edges FORCE ROW LEVEL SECURITY;
+ALTER TABLE scopedb.notes ENABLE ROW LEVEL SECURITY;
+ALTER TABLE scopedb.notes FORCE ROW LEVEL SECURITY;
+ALTER TABLE scopedb.note_tombstones ENABLE ROW LEVEL SECURITY;
+ALTER TABLE scopedb.note_tombstones FORCE ROW LEVEL SECURITY;
 
 -- ---------------------------------------------------------------------------------------------------------------
 -- projects: the app may read the projects its scope names. Writes are not granted; the policies exist
@@ -284,5 +288,77 @@ CREATE POLICY "owner administers every row in an admin session" ON scopedb.graph
     AS PERMISSIVE FOR ALL TO scopedb_owner
     USING ((SELECT scopedb_private.is_admin_session()))
     WITH CHECK ((SELECT scopedb_private.is_admin_session()));
+
+-- ---------------------------------------------------------------------------------------------------------------
+-- notes: the app reads live notes (not forgotten, not expired) of its projects — metadata only, since its SELECT
+-- privilege does not include the content column — and inserts notes into its projects. Bodies, search, forget:
+-- SECURITY DEFINER functions, which read as the owner under the owner's scope policies below.
+-- ---------------------------------------------------------------------------------------------------------------
+
+CREATE POLICY "app sees nothing until a scope is entered" ON scopedb.notes
+    AS PERMISSIVE FOR ALL TO scopedb_app
+    USING ((SELECT scopedb.scope_entered()))
+    WITH CHECK ((SELECT scopedb.scope_entered()));
+
+CREATE POLICY "scope limits which notes the app reads" ON scopedb.notes
+    AS RESTRICTIVE FOR SELECT TO scopedb_app
+    USING (project_id = ANY ((SELECT scopedb.scope_project_ids())::bigint[])
+           AND forgotten_at IS NULL
+           AND (retention_days IS NULL OR created_at + make_interval(days => retention_days) > now()));
+CREATE POLICY "scope limits which notes the app creates" ON scopedb.notes
+    AS RESTRICTIVE FOR INSERT TO scopedb_app
+    WITH CHECK (project_id = ANY ((SELECT scopedb.scope_project_ids())::bigint[]) AND forgotten_at IS NULL);
+CREATE POLICY "scope limits which notes the app changes" ON scopedb.notes
+    AS RESTRICTIVE FOR UPDATE TO scopedb_app
+    USING (project_id = ANY ((SELECT scopedb.scope_project_ids())::bigint[]))
+    WITH CHECK (project_id = ANY ((SELECT scopedb.scope_project_ids())::bigint[]));
+CREATE POLICY "scope limits which notes the app deletes" ON scopedb.notes
+    AS RESTRICTIVE FOR DELETE TO scopedb_app
+    USING (project_id = ANY ((SELECT scopedb.scope_project_ids())::bigint[]));
+
+CREATE POLICY "owner administers every row in an admin session" ON scopedb.notes
+    AS PERMISSIVE FOR ALL TO scopedb_owner
+    USING ((SELECT scopedb_private.is_admin_session()))
+    WITH CHECK ((SELECT scopedb_private.is_admin_session()));
+-- For scopedb.search_notes / fetch_notes / forget_note, which run as the owner for the app.
+CREATE POLICY "owner reads the notes of the entered scope" ON scopedb.notes
+    AS PERMISSIVE FOR SELECT TO scopedb_owner
+    USING (project_id = ANY ((SELECT scopedb.scope_project_ids())::bigint[]));
+CREATE POLICY "owner marks notes of the entered scope forgotten" ON scopedb.notes
+    AS PERMISSIVE FOR UPDATE TO scopedb_owner
+    USING (project_id = ANY ((SELECT scopedb.scope_project_ids())::bigint[]))
+    WITH CHECK (project_id = ANY ((SELECT scopedb.scope_project_ids())::bigint[]));
+
+-- ---------------------------------------------------------------------------------------------------------------
+-- note_tombstones: written only by scopedb.forget_note (as the owner). The app holds no privilege on the table; the
+-- restrictive policies exist so that a careless GRANT cannot open it.
+-- ---------------------------------------------------------------------------------------------------------------
+
+CREATE POLICY "app sees nothing until a scope is entered" ON scopedb.note_tombstones
+    AS PERMISSIVE FOR ALL TO scopedb_app
+    USING ((SELECT scopedb.scope_entered()))
+    WITH CHECK ((SELECT scopedb.scope_entered()));
+
+CREATE POLICY "scope limits which tombstones the app reads" ON scopedb.note_tombstones
+    AS RESTRICTIVE FOR SELECT TO scopedb_app
+    USING (project_id = ANY ((SELECT scopedb.scope_project_ids())::bigint[]));
+CREATE POLICY "scope limits which tombstones the app creates" ON scopedb.note_tombstones
+    AS RESTRICTIVE FOR INSERT TO scopedb_app
+    WITH CHECK (project_id = ANY ((SELECT scopedb.scope_project_ids())::bigint[]));
+CREATE POLICY "scope limits which tombstones the app changes" ON scopedb.note_tombstones
+    AS RESTRICTIVE FOR UPDATE TO scopedb_app
+    USING (project_id = ANY ((SELECT scopedb.scope_project_ids())::bigint[]))
+    WITH CHECK (project_id = ANY ((SELECT scopedb.scope_project_ids())::bigint[]));
+CREATE POLICY "scope limits which tombstones the app deletes" ON scopedb.note_tombstones
+    AS RESTRICTIVE FOR DELETE TO scopedb_app
+    USING (project_id = ANY ((SELECT scopedb.scope_project_ids())::bigint[]));
+
+CREATE POLICY "owner administers every row in an admin session" ON scopedb.note_tombstones
+    AS PERMISSIVE FOR ALL TO scopedb_owner
+    USING ((SELECT scopedb_private.is_admin_session()))
+    WITH CHECK ((SELECT scopedb_private.is_admin_session()));
+CREATE POLICY "owner records tombstones in the entered scope" ON scopedb.note_tombstones
+    AS PERMISSIVE FOR INSERT TO scopedb_owner
+    WITH CHECK (project_id = ANY ((SELECT scopedb.scope_project_ids())::bigint[]));
 
 RESET ROLE;

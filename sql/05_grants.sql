@@ -27,6 +27,11 @@ GRANT SELECT, INSERT, UPDATE, DELETE ON scopedb.resource_links TO scopedb_app;
 GRANT SELECT, INSERT, UPDATE, DELETE ON scopedb.fragments TO scopedb_app;
 GRANT SELECT, INSERT, UPDATE, DELETE ON scopedb.graph_nodes TO scopedb_app;
 GRANT SELECT, INSERT, UPDATE, DELETE ON scopedb.graph_edges TO scopedb_app;
+-- Notes: metadata only (no content column) and inserts; bodies, search and forget go through functions.
+GRANT SELECT (project_id, id, tags, sensitivity, retention_days, provenance_source, provenance_session, created_at,
+              forgotten_at) ON scopedb.notes TO scopedb_app;
+GRANT INSERT (project_id, id, content, tags, sensitivity, retention_days, provenance_source, provenance_session)
+    ON scopedb.notes TO scopedb_app;
 
 -- The policies call these as the current user, so the app needs EXECUTE on them.
 GRANT EXECUTE ON FUNCTION scopedb.enter_scope(text) TO scopedb_app;
@@ -39,6 +44,9 @@ GRANT EXECUTE ON FUNCTION scopedb.scope_as_of() TO scopedb_app;
 GRANT EXECUTE ON FUNCTION scopedb.scope_fragment_pattern() TO scopedb_app;
 GRANT EXECUTE ON FUNCTION scopedb.text_candidates(tsquery, integer) TO scopedb_app;
 GRANT EXECUTE ON FUNCTION scopedb.explain_text_candidates(tsquery, integer) TO scopedb_app;
+GRANT EXECUTE ON FUNCTION scopedb.search_notes(text, text, integer, integer) TO scopedb_app;
+GRANT EXECUTE ON FUNCTION scopedb.fetch_notes(text[]) TO scopedb_app;
+GRANT EXECUTE ON FUNCTION scopedb.forget_note(text, text) TO scopedb_app;
 -- Pure pattern logic, no data: handy for services that want the database's answer for a path or name.
 GRANT EXECUTE ON FUNCTION scopedb.patterns_admit(text, text[], text[]) TO scopedb_app, scopedb_auditor;
 

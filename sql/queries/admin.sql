@@ -43,3 +43,9 @@ SELECT r.rolsuper, r.rolbypassrls,
        pg_catalog.current_database() AS database
   FROM pg_catalog.pg_roles AS r
  WHERE r.rolname = session_user;
+
+-- name: original_content
+SELECT content FROM scopedb_private.fragment_originals WHERE project_id = %(project_id)s AND id = %(id)s;
+
+-- name: sweep_notes
+SELECT expired, forgotten FROM scopedb_private.sweep_notes();
