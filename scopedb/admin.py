@@ -122,6 +122,22 @@ class Admin:
                 {"project_id": target.id, "parent_id": parent_id, "child_id": child_id},
             )
 
+    # Tiers and notes --------------------------------------------------------------------------------------------
+
+    def original_content(self, project: str, fragment_id: str) -> str | None:
+        """The full text of a fragment whose cold-tier content is a summary (None if it was never summarised)."""
+        target = self.project(project)
+        if target is None:
+            raise ScopedbError(f"no project named {project!r}")
+        row = self._one("original_content", {"project_id": target.id, "id": fragment_id})
+        return str(row[0]) if row else None
+
+    def sweep_notes(self) -> tuple[int, int]:
+        """Physically remove expired and forgotten notes; returns (expired, forgotten) removed."""
+        row = self._one("sweep_notes", {})
+        assert row is not None
+        return int(row[0]), int(row[1])
+
     # Signing keys ---------------------------------------------------------------------------------------------
 
     def active_signing_key(self) -> SigningKey | None:

@@ -36,6 +36,7 @@ def _parser() -> argparse.ArgumentParser:
         help=f"width of fragments.embedding, fixed by the first migration (default {sqlfiles.DEFAULT_EMBEDDING_DIM})",
     )
     commands.add_parser("demo", help="two tenants side by side: what each scope sees, what is refused")
+    commands.add_parser("sweep", help="physically remove expired and forgotten memory notes")
     keys = commands.add_parser("keys", help="manage scope-signing keys")
     key_commands = keys.add_subparsers(dest="keys_command", required=True, metavar="ACTION")
     rotate = key_commands.add_parser("rotate", help="add a new signing key; older keys retire after a grace period")
@@ -82,6 +83,11 @@ def _dispatch(args: argparse.Namespace) -> int:
         with Database.open(args.dsn) as db:
             db.migrate(embedding_dim=args.embedding_dim)
         print("scopedb: schema is at head")
+        return 0
+    if args.command == "sweep":
+        with Database.open(args.dsn) as db:
+            expired, forgotten = db.admin().sweep_notes()
+        print(f"scopedb: removed {expired} expired and {forgotten} forgotten note(s)")
         return 0
     if args.command == "keys" and args.keys_command == "rotate":
         with Database.open(args.dsn) as db:

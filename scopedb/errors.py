@@ -89,6 +89,10 @@ class UnknownProjectError(ScopeError):
     """The scope names a project that does not exist."""
 
 
+class NoteNotFoundError(ScopedbError):
+    """memory record not found"""
+
+
 class IntegrityError(ScopedbError):
     """The write conflicts with a constraint."""
 
@@ -119,6 +123,7 @@ _BY_SQLSTATE: dict[str, type[ScopedbError]] = {
     "SD003": ExpiredTokenError,
     "SD004": AudienceMismatchError,
     "SD005": UnknownProjectError,
+    "SD404": NoteNotFoundError,
     "42501": PermissionDeniedError,  # insufficient_privilege, including row-level security refusals
     "23505": UniqueViolationError,
     "23503": ForeignKeyViolationError,
@@ -126,7 +131,7 @@ _BY_SQLSTATE: dict[str, type[ScopedbError]] = {
 }
 
 # Messages we may pass through: they are produced by our own SQL (RAISE in sql/*.sql) and name no row data.
-_OWN_MESSAGE_STATES = frozenset({"SD001", "SD002", "SD003", "SD004", "SD005"})
+_OWN_MESSAGE_STATES = frozenset({"SD001", "SD002", "SD003", "SD004", "SD005", "SD404"})
 
 
 def translate(exc: psycopg.Error) -> ScopedbError:
