@@ -1,11 +1,11 @@
-"""Every scenario of the seed feature file has a test named after it (tier scenarios: see the tiers issue)."""
+"""Every scenario of the seed feature file has a test named after it."""
 
 from __future__ import annotations
 
 import re
 from pathlib import Path
 
-from tests.acceptance import test_scoped_view_feature
+from tests.acceptance import test_context_tiers_feature, test_scoped_view_feature
 
 FEATURE = Path(__file__).with_name("scoped_view.feature")
 
@@ -29,3 +29,11 @@ def test_every_non_tier_scenario_has_a_named_test() -> None:
     missing = [t for t in covered if f"test_{_snake(t)}" not in tests]
     assert not missing, f"scenarios without a test: {missing}"
     assert len(covered) == 56
+
+
+def test_every_tier_scenario_has_a_named_test() -> None:
+    tests = {name for name in dir(test_context_tiers_feature) if name.startswith("test_")}
+    tiers = [t for t, body in _scenarios() if "Given sv a ContextTierService" in body]
+    missing = [t for t in tiers if f"test_{_snake(t)}" not in tests]
+    assert not missing, f"tier scenarios without a test: {missing}"
+    assert len(tiers) == 18
