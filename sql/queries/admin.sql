@@ -17,6 +17,11 @@ INSERT INTO scopedb.resources (project_id, id, alias, kind)
 VALUES (%(project_id)s, %(id)s, %(alias)s, %(kind)s)
 RETURNING project_id, id, alias, kind;
 
+-- name: resource_by_alias
+SELECT r.project_id, r.id, r.alias, r.kind
+  FROM scopedb.resources AS r JOIN scopedb.projects AS p ON p.id = r.project_id
+ WHERE p.name = %(project)s AND r.alias = %(alias)s;
+
 -- name: link_resources
 INSERT INTO scopedb.resource_links (project_id, parent_id, child_id)
 VALUES (%(project_id)s, %(parent_id)s, %(child_id)s);
@@ -49,3 +54,6 @@ SELECT content FROM scopedb_private.fragment_originals WHERE project_id = %(proj
 
 -- name: sweep_notes
 SELECT expired, forgotten FROM scopedb_private.sweep_notes();
+
+-- name: audit
+SELECT severity, code, object, message, fix FROM scopedb_audit.findings;
