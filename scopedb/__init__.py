@@ -7,8 +7,9 @@ resources in the caller's scope, because the database itself refuses the rest.
 from scopedb.admin import Admin, Project, Resource
 from scopedb.database import Database
 from scopedb.errors import ScopedbError, ScopeViolationError
+from scopedb.ingest import Fragment
 from scopedb.scope import ResourceScope
-from scopedb.session import Fragment, Result, ScopedSession
+from scopedb.session import Result, ScopedSession
 from scopedb.tokens import SigningKey
 
 __all__ = [

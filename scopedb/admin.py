@@ -33,6 +33,17 @@ class Project:
 
 
 @dataclass(frozen=True)
+class Finding:
+    """One audit finding (see ``sql/07_audit.sql`` for the codes)."""
+
+    severity: str
+    code: str
+    object: str
+    message: str
+    fix: str
+
+
+@dataclass(frozen=True)
 class Resource:
     """A repository, document set or the like inside a project."""
 
@@ -111,6 +122,16 @@ class Admin:
         assert row is not None
         return Resource(project_id=row[0], id=row[1], alias=row[2], kind=row[3])
 
+    def resource_by_alias(self, project: str, alias: str) -> Resource | None:
+        """The resource of ``project`` with ``alias``, if any."""
+        row = self._one("resource_by_alias", {"project": project, "alias": alias})
+        return Resource(project_id=row[0], id=row[1], alias=row[2], kind=row[3]) if row else None
+
+    def ensure_resource(self, project: str, alias: str, *, kind: str = "repository") -> Resource:
+        """The resource of ``project`` with ``alias``, created (with the project) if missing."""
+        self.ensure_project(project)
+        return self.resource_by_alias(project, alias) or self.create_resource(project, alias=alias, kind=kind)
+
     def link_resources(self, project: str, parent_id: str, child_id: str) -> None:
         """Make ``child_id`` a child of ``parent_id`` (same project; a cycle is refused)."""
         target = self.project(project)
@@ -137,6 +158,14 @@ class Admin:
         row = self._one("sweep_notes", {})
         assert row is not None
         return int(row[0]), int(row[1])
+
+    # Audit ------------------------------------------------------------------------------------------------------
+
+    def audit(self) -> list[Finding]:
+        """The policy audit (``scopedb_audit.findings``): errors first."""
+        with self.transaction() as conn:
+            rows = conn.execute(sqlfiles.query("admin", "audit")).fetchall()
+        return [Finding(*row) for row in rows]
 
     # Signing keys ---------------------------------------------------------------------------------------------
 

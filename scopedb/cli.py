@@ -8,15 +8,22 @@ from __future__ import annotations
 
 import argparse
 import contextlib
+import dataclasses
 import datetime as dt
+import json
 import logging
 import signal
 import sys
 import threading
 from collections.abc import Sequence
+from pathlib import Path
+
+import pydantic
 
 from scopedb import sqlfiles
+from scopedb.admin import Finding
 from scopedb.errors import ScopedbError
+from scopedb.session import ScopedSession
 
 log = logging.getLogger("scopedb")
 
@@ -37,6 +44,25 @@ def _parser() -> argparse.ArgumentParser:
     )
     commands.add_parser("demo", help="two tenants side by side: what each scope sees, what is refused")
     commands.add_parser("sweep", help="physically remove expired and forgotten memory notes")
+    audit = commands.add_parser("audit", help="lint the policies (exit status 1 when an error is found)")
+    audit.add_argument("--format", choices=("table", "json"), default="table")
+    ingest = commands.add_parser("ingest", help="index a directory of text files as fragments of a resource")
+    ingest.add_argument("path", type=Path, help="directory to index (hidden directories and binary files skipped)")
+    ingest.add_argument("--project", required=True, help="project name (created if missing)")
+    ingest.add_argument("--resource", required=True, help="resource alias inside the project (created if missing)")
+    ingest.add_argument("--embedder", help="module:attribute of an embedder (default: scopedb's hashing embedder)")
+    ingest.add_argument("--chunk-chars", type=int, default=1200, help="largest fragment, in characters")
+    search = commands.add_parser("search", help="search one project's fragments, under its scope")
+    search.add_argument("--project", required=True)
+    search.add_argument("--resource", help="narrow to this resource alias (or id)")
+    search.add_argument("--path", action="append", default=[], help="path glob to include (repeatable)")
+    search.add_argument("--limit", type=int, default=10)
+    search.add_argument("--depth", type=int, default=2, help="hops for --graph")
+    search.add_argument("--embedder", help="module:attribute of the embedder used at ingest")
+    what = search.add_mutually_exclusive_group(required=True)
+    what.add_argument("--text", help="full-text query (websearch syntax)")
+    what.add_argument("--similar", type=Path, help="a file whose nearest fragments to find")
+    what.add_argument("--graph", help="a node id whose neighbourhood to show")
     keys = commands.add_parser("keys", help="manage scope-signing keys")
     key_commands = keys.add_subparsers(dest="keys_command", required=True, metavar="ACTION")
     rotate = key_commands.add_parser("rotate", help="add a new signing key; older keys retire after a grace period")
@@ -52,6 +78,11 @@ def main(argv: Sequence[str] | None = None) -> int:
         return _dispatch(args)
     except ScopedbError as exc:
         print(f"scopedb: {exc}", file=sys.stderr)
+        return 2
+    except pydantic.ValidationError as exc:
+        first = exc.errors()[0]
+        where = ".".join(str(part) for part in first["loc"])
+        print(f"scopedb: invalid {where}: {first['msg'].removeprefix('Value error, ')}", file=sys.stderr)
         return 2
     except KeyboardInterrupt:
         return 130
@@ -74,7 +105,9 @@ def _dispatch(args: argparse.Namespace) -> int:
         if server.backend == "dsn":
             return 0
         stop = threading.Event()
-        signal.signal(signal.SIGTERM, lambda *_: stop.set())
+        # Installed explicitly: a process started in the background inherits SIGINT as ignored.
+        for signum in (signal.SIGINT, signal.SIGTERM):
+            signal.signal(signum, lambda *_: stop.set())
         with contextlib.suppress(KeyboardInterrupt):
             stop.wait()
         server.stop()
@@ -84,6 +117,19 @@ def _dispatch(args: argparse.Namespace) -> int:
             db.migrate(embedding_dim=args.embedding_dim)
         print("scopedb: schema is at head")
         return 0
+    if args.command == "ingest":
+        return _ingest(args)
+    if args.command == "search":
+        return _search(args)
+    if args.command == "audit":
+        with Database.open(args.dsn) as db:
+            findings = db.admin().audit()
+        errors = [f for f in findings if f.severity == "error"]
+        if args.format == "json":
+            print(json.dumps([dataclasses.asdict(f) for f in findings], indent=2))
+        else:
+            print(_audit_table(findings))
+        return 1 if errors else 0
     if args.command == "sweep":
         with Database.open(args.dsn) as db:
             expired, forgotten = db.admin().sweep_notes()
@@ -95,6 +141,97 @@ def _dispatch(args: argparse.Namespace) -> int:
         print(f"scopedb: new signing key {key_id}; older keys verify for {args.grace_minutes} more minutes")
         return 0
     raise AssertionError(f"unhandled command {args.command}")
+
+
+def _ingest(args: argparse.Namespace) -> int:
+    from scopedb.database import Database
+    from scopedb.embedders import load_embedder
+    from scopedb.ingest import ingest_directory
+    from scopedb.scope import ResourceScope
+
+    root: Path = args.path
+    if not root.is_dir():
+        raise ScopedbError(f"{root} is not a directory")
+    with Database.open(args.dsn) as db:
+        db.migrate()
+        resource = db.admin().ensure_resource(args.project, args.resource)
+        with db.scoped(ResourceScope(project_names={args.project})) as s:
+            embedder = load_embedder(args.embedder, dim=_dimension(s))
+            summary = ingest_directory(
+                s, root, project=args.project, resource_id=resource.id, embedder=embedder,
+                max_chars=args.chunk_chars, progress=_progress,
+            )  # fmt: skip
+    print(file=sys.stderr)
+    print(
+        f"scopedb: indexed {summary.files} file(s) ({summary.bytes} bytes) into {summary.fragments} fragment(s) "
+        f"of {args.project}/{args.resource} in {summary.seconds:.1f} s; skipped {summary.skipped} non-text file(s)"
+    )
+    return 0
+
+
+def _dimension(session: ScopedSession) -> int:
+    from scopedb.ingest import embedding_dimension
+
+    return embedding_dimension(session)
+
+
+def _progress(done: int, total: int) -> None:
+    width = 30
+    filled = width * done // max(total, 1)
+    print(f"\r[{'#' * filled}{'.' * (width - filled)}] {done}/{total} files", end="", file=sys.stderr, flush=True)
+
+
+def _search(args: argparse.Namespace) -> int:
+    from scopedb.database import Database
+    from scopedb.embedders import load_embedder
+    from scopedb.scope import ResourceScope
+
+    scope = ResourceScope(project_names={args.project}, include_paths=args.path)  # malformed globs fail here
+    with Database.open(args.dsn) as db:
+        if args.resource:
+            resolved = db.resolve_resource_scope({args.project}, include=[args.resource])
+            if not resolved.resource_ids:
+                raise ScopedbError(f"no resource {args.resource!r} in {args.project!r}")
+            scope = ResourceScope(
+                project_names=resolved.project_names,
+                resource_ids=resolved.resource_ids,
+                denied_resource_ids=resolved.denied_resource_ids,
+                resources_narrowed=True,
+                include_paths=args.path,
+            )
+        with db.scoped(scope) as s:
+            if args.text is not None:
+                for hit in s.search_text(args.text, limit=args.limit):
+                    print(f"{hit.rank:8.4f}  {hit.fragment.path}  {_one_line(hit.snippet)}")
+            elif args.similar is not None:
+                embedder = load_embedder(args.embedder, dim=_dimension(s))
+                text = Path(args.similar).read_text(encoding="utf-8")
+                for vhit in s.search_vector(embedder(text), limit=args.limit):
+                    print(f"{vhit.distance:8.4f}  {vhit.fragment.path}  {_one_line(vhit.fragment.content)[:100]}")
+            else:
+                result = s.search_graph(args.graph, depth=args.depth)
+                for node in result.nodes:
+                    print(f"node  {node.id}  ({node.kind})")
+                for edge in result.edges:
+                    print(f"edge  {edge.src} -{edge.relation}-> {edge.dst}")
+    return 0
+
+
+def _one_line(text: str) -> str:
+    return " ".join(text.split())
+
+
+def _audit_table(findings: Sequence[Finding]) -> str:
+    if not findings:
+        return "scopedb audit: no findings (no errors, no warnings)"
+    width = max(len(f.object) for f in findings)
+    lines = [f"{'severity':<8} {'code':<5} {'object':<{width}}  message / fix"]
+    for f in findings:
+        lines.append(f"{f.severity:<8} {f.code:<5} {f.object:<{width}}  {f.message}")
+        lines.append(f"{'':<8} {'':<5} {'':<{width}}  fix: {f.fix}")
+    errors = sum(f.severity == "error" for f in findings)
+    summary = f"{errors} error(s), {len(findings) - errors} warning(s)" if errors else "no errors"
+    return "\n".join([*lines, f"scopedb audit: {summary}"])
 
 
 if __name__ == "__main__":

@@ -41,6 +41,14 @@ log = logging.getLogger(__name__)
 ScopeEntry = Literal["function", "set_local"]
 
 
+class PrivilegedLoginError(ConfigurationError):
+    """refusing to run scoped transactions as a login that is superuser, BYPASSRLS or a member of scopedb_owner:
+    pass app_dsn (or SCOPEDB_APP_DATABASE_URL) for a login that is only in scopedb_app"""
+
+    def __init__(self, message: str | None = None) -> None:
+        super().__init__(message or " ".join((self.__doc__ or "").split()))
+
+
 class Database:
     """A scopedb database: an admin connection for owner-side work and a pool of application connections.
 
@@ -68,7 +76,7 @@ class Database:
         self._token_ttl = token_ttl_seconds
         self._pool_size = pool_size
         self._scope_entry: ScopeEntry = scope_entry
-        self._lock = threading.Lock()
+        self._lock = threading.RLock()  # _pool may call admin() while it holds the lock
         self._admin_pool: ConnectionPool[psycopg.Connection[Any]] | None = None
         self._app_pool: ConnectionPool[psycopg.Connection[Any]] | None = None
         self._audience: str | None = None
@@ -273,10 +281,16 @@ class Database:
             if pool is not None:
                 return pool
             if which == "admin":
+                _check_reachable(self.dsn)
                 pool = self._admin_pool = _make_pool(self.dsn, min_size=0, max_size=2, name="scopedb-admin")
                 return pool
             app_dsn = self._app_dsn()
-            self._audience = _check_app_login(app_dsn)
+            try:
+                self._audience = _check_app_login(app_dsn)
+            except PrivilegedLoginError:
+                if self._explicit_app_dsn:
+                    raise
+                app_dsn, self._audience = self._provisioned_app_login()
             pool = self._app_pool = _make_pool(
                 app_dsn,
                 min_size=1,
@@ -287,6 +301,19 @@ class Database:
                 kwargs={"autocommit": True, "prepare_threshold": None},
             )
             return pool
+
+    def _provisioned_app_login(self) -> tuple[str, str]:
+        """The admin login is privileged and no app login was given: on a server that lets scopedb's own
+        NOINHERIT login in without a password (trust or peer authentication, as on the servers it starts), use
+        that; otherwise keep refusing. Called with the lock held."""
+        candidate = self.server.dsn_for(user=APP_LOGIN_ROLE)
+        try:
+            self.admin().ensure_app_login()
+            audience = _check_app_login(candidate)
+        except ScopedbError:
+            raise PrivilegedLoginError() from None
+        self._explicit_app_dsn = candidate
+        return candidate, audience
 
     @property
     def app_dsn(self) -> str:
@@ -309,6 +336,15 @@ def _make_pool(dsn: str, **kwargs: Any) -> ConnectionPool[psycopg.Connection[Any
     return pool
 
 
+def _check_reachable(dsn: str) -> None:
+    """Fail fast, with the server's reason, instead of letting a pool retry a DSN that cannot work."""
+    try:
+        psycopg.connect(dsn, connect_timeout=10).close()
+    except psycopg.OperationalError as exc:
+        reason = str(exc).strip().splitlines()[0] if str(exc).strip() else type(exc).__name__
+        raise DatabaseUnavailableError(f"could not connect to the database: {reason}") from exc
+
+
 def _check_app_login(app_dsn: str) -> str:
     """Refuse an application login that could step outside a scope; return the database name (the audience)."""
     try:
@@ -323,10 +359,7 @@ def _check_app_login(app_dsn: str) -> str:
     assert row is not None
     superuser, bypassrls, owner_member, app_member, database = row
     if superuser or bypassrls or owner_member:
-        raise ConfigurationError(
-            "refusing to run scoped transactions as a login that is superuser, BYPASSRLS or a member of "
-            "scopedb_owner: pass app_dsn (or SCOPEDB_APP_DATABASE_URL) for a login that is only in scopedb_app"
-        )
+        raise PrivilegedLoginError()
     if not app_member:
         raise ConfigurationError("the application login is not a member of scopedb_app")
     return str(database)

@@ -8,19 +8,39 @@ retried as a whole.
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Iterator, Sequence
+import datetime as dt
+import time
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass
 from itertools import islice
+from pathlib import Path
 from typing import TYPE_CHECKING, Any, TypeVar
 
 from scopedb import sqlfiles
 from scopedb.errors import InvalidArgumentError, ScopeViolationError
 
 if TYPE_CHECKING:
-    from scopedb.session import Fragment, ScopedSession
+    from scopedb.session import ScopedSession
 
 T = TypeVar("T")
 DEFAULT_BATCH = 2000
+
+
+@dataclass(frozen=True)
+class Fragment:
+    """A fragment to insert. ``project`` is a project name of the scope."""
+
+    project: str
+    content: str
+    id: str | None = None
+    resource_id: str | None = None
+    path: str | None = None
+    fqn: str | None = None
+    embedding: Sequence[float] | None = None
+    tier: str | None = None
+    token_count: int | None = None
+    valid_from: dt.datetime | None = None
+    valid_to: dt.datetime | None = None
 
 
 @dataclass(frozen=True)
@@ -154,3 +174,80 @@ def ingest_graph(
             edge_columns["weight"].append(edge.weight)
         edge_count += session.execute(sqlfiles.query("ingest", "ingest_graph_edges"), edge_columns).rowcount
     return node_count, edge_count
+
+
+@dataclass(frozen=True)
+class DirectorySummary:
+    """What :func:`ingest_directory` did."""
+
+    files: int
+    skipped: int
+    fragments: int
+    bytes: int
+    seconds: float
+
+
+def chunk_text(text: str, *, max_chars: int = 1200) -> list[str]:
+    """Paragraphs, packed up to ``max_chars`` (a longer paragraph is split at ``max_chars``)."""
+    chunks: list[str] = []
+    current = ""
+    for paragraph in (p.strip() for p in text.split("\n\n")):
+        if not paragraph:
+            continue
+        while len(paragraph) > max_chars:
+            chunks.append(paragraph[:max_chars])
+            paragraph = paragraph[max_chars:]
+        if current and len(current) + 2 + len(paragraph) > max_chars:
+            chunks.append(current)
+            current = ""
+        current = f"{current}\n\n{paragraph}" if current else paragraph
+    if current:
+        chunks.append(current)
+    return chunks
+
+
+def ingest_directory(
+    session: ScopedSession,
+    root: Path,
+    *,
+    project: str,
+    resource_id: str,
+    embedder: Callable[[str], Sequence[float]] | None = None,
+    max_chars: int = 1200,
+    progress: Callable[[int, int], None] | None = None,
+) -> DirectorySummary:
+    """Index every UTF-8 text file under ``root`` as fragments of ``resource_id``, keyed by relative path and
+    chunk number (re-ingesting updates in place). Hidden directories and binary files are skipped."""
+    started = time.perf_counter()
+    files = sorted(
+        p for p in root.rglob("*")
+        if p.is_file() and not any(part.startswith(".") for part in p.relative_to(root).parts)
+    )  # fmt: skip
+    fragments: list[Fragment] = []
+    skipped = total_bytes = 0
+    for done, path in enumerate(files, start=1):
+        raw = path.read_bytes()
+        try:
+            text = raw.decode("utf-8")
+        except UnicodeDecodeError:
+            text = ""
+        if not text or "\x00" in text:
+            skipped += 1
+        else:
+            relative = path.relative_to(root).as_posix()
+            total_bytes += len(raw)
+            for n, chunk in enumerate(chunk_text(text, max_chars=max_chars)):
+                fragments.append(
+                    Fragment(
+                        project=project,
+                        id=f"{resource_id}:{relative}#{n}",
+                        resource_id=resource_id,
+                        path=relative,
+                        content=chunk,
+                        embedding=list(embedder(chunk)) if embedder else None,
+                    )
+                )
+        if progress is not None:
+            progress(done, len(files))
+    written = ingest_fragments(session, fragments)
+    return DirectorySummary(len(files) - skipped, skipped, written, total_bytes, time.perf_counter() - started)

@@ -6,7 +6,6 @@ or yours through :meth:`ScopedSession.execute` — the database's row-level secu
 
 from __future__ import annotations
 
-import datetime as dt
 from collections.abc import Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, LiteralString
@@ -18,7 +17,15 @@ from scopedb import sqlfiles
 from scopedb.backends import postgres as pg
 from scopedb.backends.base import GraphResult, TextHit, VectorHit
 from scopedb.errors import ScopedbError, ScopeViolationError, translate
-from scopedb.ingest import EdgeIn, NodeIn, embedding_dimension, ingest_fragments, ingest_graph, vector_literal
+from scopedb.ingest import (
+    EdgeIn,
+    Fragment,
+    NodeIn,
+    embedding_dimension,
+    ingest_fragments,
+    ingest_graph,
+    vector_literal,
+)
 
 Params = Sequence[Any] | Mapping[str, Any] | None
 Query = LiteralString | bytes | sql.SQL | sql.Composed
@@ -59,23 +66,6 @@ class Result:
     def dicts(self) -> list[dict[str, Any]]:
         """Rows as dictionaries keyed by column name."""
         return [dict(zip(self.columns, row, strict=True)) for row in self.rows]
-
-
-@dataclass(frozen=True)
-class Fragment:
-    """A fragment to insert. ``project`` is a project name of the scope."""
-
-    project: str
-    content: str
-    id: str | None = None
-    resource_id: str | None = None
-    path: str | None = None
-    fqn: str | None = None
-    embedding: Sequence[float] | None = None
-    tier: str | None = None
-    token_count: int | None = None
-    valid_from: dt.datetime | None = None
-    valid_to: dt.datetime | None = None
 
 
 class ScopedSession:
