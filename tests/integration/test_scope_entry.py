@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import os
+
 import psycopg
 import pytest
 
@@ -46,10 +48,25 @@ def test_session_projects_are_the_resolved_scope(tenants: Tenants) -> None:
 
 
 def test_a_privileged_app_login_is_refused(scopedb_db: Database) -> None:
-    db = Database(Server(dsn=scopedb_db.dsn, backend="dsn"))  # no app_dsn: would use the superuser
+    """An app DSN that logs in as a superuser is never used for scoped transactions."""
+    db = Database(Server(dsn=scopedb_db.dsn, backend="dsn"), app_dsn=scopedb_db.dsn)
     try:
         with pytest.raises(ConfigurationError, match="superuser"), db.scoped(ResourceScope(project_names={"x"})):
             pass
+    finally:
+        db.close()
+
+
+def test_without_an_app_dsn_scopedb_uses_its_own_unprivileged_login(scopedb_db: Database) -> None:
+    """Given only a superuser DSN, scopedb falls back to its NOINHERIT login (where the server lets it in)."""
+    if scopedb_db.server.backend == "dsn" and os.environ.get("SCOPEDB_DATABASE_URL"):
+        pytest.skip("needs a server where scopedb's login needs no password")
+    scopedb_db.admin().create_project("x")
+    db = Database(Server(dsn=scopedb_db.dsn, backend="dsn"))
+    try:
+        with db.scoped(ResourceScope(project_names={"x"})) as s:
+            who = s.execute("SELECT session_user, current_user").one()
+        assert who == ("scopedb_app_login", "scopedb_app")
     finally:
         db.close()
 

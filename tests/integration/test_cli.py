@@ -1,0 +1,128 @@
+"""The scopedb command line: a terminal session of the demo, ingest and search, up, and one-line errors."""
+
+from __future__ import annotations
+
+import os
+import pty
+import select
+import signal
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pytest
+
+from scopedb.testing import ScopedbTestServer
+
+SCOPEDB = [sys.executable, "-m", "scopedb.cli"]
+
+
+def _run(*args: str, env: dict[str, str] | None = None) -> subprocess.CompletedProcess[str]:
+    return subprocess.run([*SCOPEDB, *args], capture_output=True, text=True, timeout=300, check=False, env=env)
+
+
+def test_demo_in_a_terminal(scopedb_server: ScopedbTestServer) -> None:
+    """Run `scopedb demo` on a pseudo-terminal, as a newcomer would, and check its key lines."""
+    master, slave = pty.openpty()
+    proc = subprocess.Popen(
+        [*SCOPEDB, "--dsn", scopedb_server.admin_dsn("postgres"), "demo"], stdout=slave, stderr=slave, close_fds=True
+    )
+    os.close(slave)
+    chunks: list[bytes] = []
+    deadline = time.monotonic() + 120
+    while time.monotonic() < deadline:
+        ready, _, _ = select.select([master], [], [], 1)
+        if ready:
+            try:
+                data = os.read(master, 65536)
+            except OSError:
+                break
+            if not data:
+                break
+            chunks.append(data)
+        elif proc.poll() is not None:
+            break
+    os.close(master)
+    assert proc.wait(timeout=30) == 0
+    text = b"".join(chunks).decode("utf-8", errors="replace").replace("\r\n", "\n")
+    assert "indexed acme/api: 120 fragments, globex/web: 107 fragments" in text
+    for heading in ('text search "token"', 'vector search "how long do tokens live"', "graph: 2 hops from"):
+        assert heading in text
+    acme_side = [line.split(" | ")[0] for line in text.splitlines() if " | " in line]
+    assert not any("Globex" in cell or "app/" in cell for cell in acme_side)
+    assert "SELECT globex's fragments by project id        -> 0 rows" in text
+    assert "INSERT into globex                             -> PermissionDeniedError" in text
+    assert "enter a forged scope token for globex          -> InvalidSignatureError" in text
+    assert "set_config() the forged token, then read       -> 0 rows" in text
+    assert "audit: 0 error(s)" in text
+
+
+def test_ingest_then_search_text_vector_and_path(scopedb_server: ScopedbTestServer, tmp_path: Path) -> None:
+    dsn = scopedb_server.admin_dsn("postgres")
+    (tmp_path / "src").mkdir()
+    (tmp_path / ".git").mkdir()
+    (tmp_path / "src" / "deploy.md").write_text(
+        "The deploy pipeline runs the canary first.\n\nRollbacks are automatic."
+    )
+    (tmp_path / "notes.txt").write_text("The canary serves one percent of traffic.")
+    (tmp_path / ".git" / "config").write_text("canary secret in a hidden directory")
+    (tmp_path / "image.bin").write_bytes(b"\x00\x01\x02")
+    done = _run("--dsn", dsn, "ingest", str(tmp_path), "--project", "cli/p", "--resource", "repo")
+    assert done.returncode == 0, done.stderr
+    assert "indexed 2 file(s)" in done.stdout
+    assert "skipped 1 non-text file(s)" in done.stdout
+    assert "3/3 files" in done.stderr  # the progress bar
+    found = _run("--dsn", dsn, "search", "--project", "cli/p", "--text", "canary")
+    assert found.returncode == 0, found.stderr
+    assert {line.split()[1] for line in found.stdout.splitlines()} == {"src/deploy.md", "notes.txt"}
+    narrowed = _run(
+        "--dsn", dsn, "search", "--project", "cli/p", "--resource", "repo", "--path", "src/**", "--text", "canary"
+    )
+    assert [line.split()[1] for line in narrowed.stdout.splitlines()] == ["src/deploy.md"]
+    similar = _run(
+        "--dsn", dsn, "search", "--project", "cli/p", "--similar", str(tmp_path / "notes.txt"), "--limit", "1"
+    )
+    assert similar.stdout.split()[1] == "notes.txt"
+
+
+@pytest.mark.parametrize(
+    ("args", "message"),
+    [
+        (["search", "--project", "cli/none", "--text", "x"], "project that does not exist"),
+        (["search", "--project", "cli/p", "--path", "a//b", "--text", "x"], "invalid include_paths"),
+        (["search", "--project", "cli/p", "--resource", "nope", "--text", "x"], "no resource 'nope'"),
+        (["ingest", "/does/not/exist", "--project", "cli/p", "--resource", "r"], "is not a directory"),
+    ],
+)
+def test_errors_are_one_clear_line(scopedb_server: ScopedbTestServer, args: list[str], message: str) -> None:
+    _run("--dsn", scopedb_server.admin_dsn("postgres"), "migrate")
+    result = _run("--dsn", scopedb_server.admin_dsn("postgres"), *args)
+    assert result.returncode == 2
+    assert result.stderr.strip().startswith("scopedb: ")
+    assert message in result.stderr
+    assert "Traceback" not in result.stderr
+    assert len(result.stderr.strip().splitlines()) == 1
+
+
+def test_bad_dsn_fails_fast_in_one_line() -> None:
+    started = time.monotonic()
+    result = _run("--dsn", "postgresql://nobody@/none?host=/nonexistent", "audit")
+    assert result.returncode == 2
+    assert result.stderr.startswith("scopedb: could not connect")
+    assert len(result.stderr.strip().splitlines()) == 1
+    assert time.monotonic() - started < 30
+
+
+def test_up_prints_the_dsn_and_stops_on_ctrl_c(tmp_path: Path) -> None:
+    if os.environ.get("SCOPEDB_DATABASE_URL") or os.environ.get("SCOPEDB_BACKEND"):
+        pytest.skip("`scopedb up` starts the embedded server")
+    env = {**os.environ, "SCOPEDB_HOME": str(tmp_path)}
+    proc = subprocess.Popen([*SCOPEDB, "up"], stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=env)
+    assert proc.stdout is not None
+    dsn = proc.stdout.readline().strip()
+    assert "dbname=scopedb" in dsn
+    keys = _run("--dsn", dsn, "keys", "rotate", "--grace-minutes", "5")
+    assert "new signing key" in keys.stdout
+    proc.send_signal(signal.SIGINT)
+    assert proc.wait(timeout=60) == 0
