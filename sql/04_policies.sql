@@ -243,6 +243,8 @@ CREATE POLICY "owner administers every row in an admin session" ON scopedb.graph
 -- ---------------------------------------------------------------------------------------------------------------
 -- graph_edges: in scope when the project is and both endpoints are visible. The EXISTS subqueries read
 -- graph_nodes under its own policies, so an edge to a hidden node is hidden, and cannot be written either.
+-- OFFSET 0 keeps each a per-row primary-key probe: otherwise the planner, blind to row counts under RLS, hashes
+-- every visible node of the scope on every statement that touches one edge.
 -- ---------------------------------------------------------------------------------------------------------------
 
 CREATE POLICY "app sees nothing until a scope is entered" ON scopedb.graph_edges
@@ -254,35 +256,35 @@ CREATE POLICY "scope limits which graph edges the app reads" ON scopedb.graph_ed
     AS RESTRICTIVE FOR SELECT TO scopedb_app
     USING (project_id = ANY ((SELECT scopedb.scope_project_ids())::bigint[])
            AND EXISTS (SELECT FROM scopedb.graph_nodes AS n
-                       WHERE n.project_id = graph_edges.project_id AND n.id = graph_edges.src)
+                       WHERE n.project_id = graph_edges.project_id AND n.id = graph_edges.src OFFSET 0)
            AND EXISTS (SELECT FROM scopedb.graph_nodes AS n
-                       WHERE n.project_id = graph_edges.project_id AND n.id = graph_edges.dst));
+                       WHERE n.project_id = graph_edges.project_id AND n.id = graph_edges.dst OFFSET 0));
 CREATE POLICY "scope limits which graph edges the app creates" ON scopedb.graph_edges
     AS RESTRICTIVE FOR INSERT TO scopedb_app
     WITH CHECK (project_id = ANY ((SELECT scopedb.scope_project_ids())::bigint[])
                 AND EXISTS (SELECT FROM scopedb.graph_nodes AS n
-                            WHERE n.project_id = graph_edges.project_id AND n.id = graph_edges.src)
+                            WHERE n.project_id = graph_edges.project_id AND n.id = graph_edges.src OFFSET 0)
                 AND EXISTS (SELECT FROM scopedb.graph_nodes AS n
-                            WHERE n.project_id = graph_edges.project_id AND n.id = graph_edges.dst));
+                            WHERE n.project_id = graph_edges.project_id AND n.id = graph_edges.dst OFFSET 0));
 CREATE POLICY "scope limits which graph edges the app changes" ON scopedb.graph_edges
     AS RESTRICTIVE FOR UPDATE TO scopedb_app
     USING (project_id = ANY ((SELECT scopedb.scope_project_ids())::bigint[])
            AND EXISTS (SELECT FROM scopedb.graph_nodes AS n
-                       WHERE n.project_id = graph_edges.project_id AND n.id = graph_edges.src)
+                       WHERE n.project_id = graph_edges.project_id AND n.id = graph_edges.src OFFSET 0)
            AND EXISTS (SELECT FROM scopedb.graph_nodes AS n
-                       WHERE n.project_id = graph_edges.project_id AND n.id = graph_edges.dst))
+                       WHERE n.project_id = graph_edges.project_id AND n.id = graph_edges.dst OFFSET 0))
     WITH CHECK (project_id = ANY ((SELECT scopedb.scope_project_ids())::bigint[])
                 AND EXISTS (SELECT FROM scopedb.graph_nodes AS n
-                            WHERE n.project_id = graph_edges.project_id AND n.id = graph_edges.src)
+                            WHERE n.project_id = graph_edges.project_id AND n.id = graph_edges.src OFFSET 0)
                 AND EXISTS (SELECT FROM scopedb.graph_nodes AS n
-                            WHERE n.project_id = graph_edges.project_id AND n.id = graph_edges.dst));
+                            WHERE n.project_id = graph_edges.project_id AND n.id = graph_edges.dst OFFSET 0));
 CREATE POLICY "scope limits which graph edges the app deletes" ON scopedb.graph_edges
     AS RESTRICTIVE FOR DELETE TO scopedb_app
     USING (project_id = ANY ((SELECT scopedb.scope_project_ids())::bigint[])
            AND EXISTS (SELECT FROM scopedb.graph_nodes AS n
-                       WHERE n.project_id = graph_edges.project_id AND n.id = graph_edges.src)
+                       WHERE n.project_id = graph_edges.project_id AND n.id = graph_edges.src OFFSET 0)
            AND EXISTS (SELECT FROM scopedb.graph_nodes AS n
-                       WHERE n.project_id = graph_edges.project_id AND n.id = graph_edges.dst));
+                       WHERE n.project_id = graph_edges.project_id AND n.id = graph_edges.dst OFFSET 0));
 
 CREATE POLICY "owner administers every row in an admin session" ON scopedb.graph_edges
     AS PERMISSIVE FOR ALL TO scopedb_owner

@@ -3,15 +3,20 @@
 -- (%(projects)s), which lets the planner use partial indexes and partition pruning; RLS stays the guarantee.
 
 -- name: search_text
--- Candidates come from scopedb.text_candidates (GIN index, exact scope applied as owner); the join back to
--- fragments runs as scopedb_app, so every returned row passes RLS a second time.
+-- Candidates come from scopedb.text_candidates (GIN index, exact scope applied as owner); each is then read back
+-- from fragments as scopedb_app, by key, so every returned row passes RLS a second time. The LATERAL lookup with
+-- OFFSET 0 keeps that a primary-key probe per candidate: the planner cannot estimate rows under RLS, and left
+-- alone it hash-joined the candidates against a scan of every fragment in scope.
 WITH q AS (SELECT pg_catalog.websearch_to_tsquery(%(config)s::regconfig, %(query)s) AS query)
 SELECT f.project_id, f.id, f.resource_id, f.path, f.fqn, f.content, c.rank,
        pg_catalog.ts_headline(%(config)s::regconfig, f.content, q.query, %(headline)s) AS snippet
   FROM q
  CROSS JOIN LATERAL scopedb.text_candidates(q.query, %(max_rows)s) AS c
-  JOIN scopedb.fragments AS f ON f.project_id = c.project_id AND f.id = c.id
- WHERE f.project_id = ANY (%(projects)s)
+ CROSS JOIN LATERAL (
+       SELECT fr.project_id, fr.id, fr.resource_id, fr.path, fr.fqn, fr.content
+         FROM scopedb.fragments AS fr
+        WHERE fr.project_id = c.project_id AND fr.id = c.id AND fr.project_id = ANY (%(projects)s)
+       OFFSET 0) AS f
  ORDER BY c.rank DESC, c.project_id, c.id
 OFFSET %(offset)s
  LIMIT %(limit)s;
@@ -53,18 +58,26 @@ ORDER BY distance, project_id, id;
 -- name: graph_walk
 -- k-hop neighbourhood: every node reachable from the start nodes in at most %(depth)s steps, and every edge
 -- leaving a node reached in fewer. The recursive step joins graph_nodes, so the walk never enters (nor returns
--- the id of) a node the scope hides; graph_edges' own policy hides edges with a hidden endpoint.
+-- the id of) a node the scope hides; graph_edges' own policy hides edges with a hidden endpoint. The LATERAL
+-- subqueries, fenced with OFFSET 0, fix the join order (walk -> its out-edges by key -> their target by key):
+-- under RLS the planner's row estimates are blind, and left alone it scanned every node of the project per step.
 WITH RECURSIVE walk (project_id, node, depth, src, relation) AS (
     SELECT n.project_id, n.id, 0, NULL::text, NULL::text
       FROM scopedb.graph_nodes AS n
      WHERE n.project_id = ANY (%(projects)s) AND n.id = ANY (%(start)s)
     UNION ALL
-    SELECT e.project_id, e.dst, w.depth + 1, e.src, e.relation
+    SELECT step.project_id, step.dst, w.depth + 1, step.src, step.relation
       FROM walk AS w
-      JOIN scopedb.graph_edges AS e ON e.project_id = w.project_id AND e.src = w.node
-      JOIN scopedb.graph_nodes AS n ON n.project_id = e.project_id AND n.id = e.dst
+     CROSS JOIN LATERAL (
+           SELECT e.project_id, e.src, e.dst, e.relation
+             FROM scopedb.graph_edges AS e
+            WHERE e.project_id = w.project_id AND e.src = w.node
+              AND (%(relations)s::text[] IS NULL OR e.relation = ANY (%(relations)s::text[]))
+           OFFSET 0) AS step
+     CROSS JOIN LATERAL (
+           SELECT FROM scopedb.graph_nodes AS n WHERE n.project_id = step.project_id AND n.id = step.dst
+           OFFSET 0) AS target
      WHERE w.depth < %(depth)s
-       AND (%(relations)s::text[] IS NULL OR e.relation = ANY (%(relations)s::text[]))
 ) CYCLE project_id, node SET is_cycle USING trail
 SELECT DISTINCT project_id, node, src, relation FROM walk;
 
@@ -75,12 +88,18 @@ WITH RECURSIVE walk (project_id, node, depth, path) AS (
       FROM scopedb.graph_nodes AS n
      WHERE n.project_id = ANY (%(projects)s) AND n.id = %(source)s
     UNION ALL
-    SELECT e.project_id, e.dst, w.depth + 1, w.path || e.dst
+    SELECT step.project_id, step.dst, w.depth + 1, w.path || step.dst
       FROM walk AS w
-      JOIN scopedb.graph_edges AS e ON e.project_id = w.project_id AND e.src = w.node
-      JOIN scopedb.graph_nodes AS n ON n.project_id = e.project_id AND n.id = e.dst
-     WHERE w.depth < %(max_depth)s AND e.dst <> ALL (w.path)
-       AND (%(relations)s::text[] IS NULL OR e.relation = ANY (%(relations)s::text[]))
+     CROSS JOIN LATERAL (
+           SELECT e.project_id, e.dst
+             FROM scopedb.graph_edges AS e
+            WHERE e.project_id = w.project_id AND e.src = w.node AND e.dst <> ALL (w.path)
+              AND (%(relations)s::text[] IS NULL OR e.relation = ANY (%(relations)s::text[]))
+           OFFSET 0) AS step
+     CROSS JOIN LATERAL (
+           SELECT FROM scopedb.graph_nodes AS n WHERE n.project_id = step.project_id AND n.id = step.dst
+           OFFSET 0) AS target
+     WHERE w.depth < %(max_depth)s
 )
 SELECT project_id, path FROM walk WHERE node = %(target)s ORDER BY depth, path LIMIT 1;
 
