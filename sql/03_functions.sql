@@ -745,24 +745,33 @@ CREATE TRIGGER resource_links_refuse_cycle
     FOR EACH ROW EXECUTE FUNCTION scopedb_private.refuse_resource_cycle();
 
 -- Keeps scopedb_private.fragment_search in step with fragments (deletes and key changes follow by foreign key).
+-- Statement-level, from the transition table: one set-based upsert per statement, not a definer call per row.
 CREATE FUNCTION scopedb_private.sync_fragment_search() RETURNS trigger
 LANGUAGE plpgsql
 SECURITY DEFINER
 SET search_path = pg_catalog, pg_temp
 AS $$
 BEGIN
-    INSERT INTO scopedb_private.fragment_search (project_id, id, tsv)
-    VALUES (NEW.project_id, NEW.id, NEW.tsv)
-    ON CONFLICT ON CONSTRAINT fragment_search_pkey DO UPDATE SET tsv = EXCLUDED.tsv;
+    -- "changed" is the statement's transition table of new rows (inserted, or updated in any column: a trigger
+    -- with a transition table cannot name columns). Rows whose text did not change are skipped by the WHERE.
+    INSERT INTO scopedb_private.fragment_search AS s (project_id, id, tsv)
+    SELECT c.project_id, c.id, c.tsv FROM changed AS c
+    ON CONFLICT ON CONSTRAINT fragment_search_pkey DO UPDATE SET tsv = EXCLUDED.tsv
+     WHERE s.tsv IS DISTINCT FROM EXCLUDED.tsv;
     RETURN NULL;
 END
 $$;
 COMMENT ON FUNCTION scopedb_private.sync_fragment_search() IS
-    'Copies a fragment''s tsvector into the owner-only full-text index.';
+    'Copies the tsvectors of a statement''s new or changed fragments into the owner-only full-text index.';
 
-CREATE TRIGGER fragments_sync_search
-    AFTER INSERT OR UPDATE OF content ON scopedb.fragments
-    FOR EACH ROW EXECUTE FUNCTION scopedb_private.sync_fragment_search();
+CREATE TRIGGER fragments_sync_search_insert
+    AFTER INSERT ON scopedb.fragments
+    REFERENCING NEW TABLE AS changed
+    FOR EACH STATEMENT EXECUTE FUNCTION scopedb_private.sync_fragment_search();
+CREATE TRIGGER fragments_sync_search_update
+    AFTER UPDATE ON scopedb.fragments
+    REFERENCING NEW TABLE AS changed
+    FOR EACH STATEMENT EXECUTE FUNCTION scopedb_private.sync_fragment_search();
 
 CREATE TRIGGER fragments_keep_original
     BEFORE UPDATE OF tier ON scopedb.fragments

@@ -5,10 +5,10 @@
 -- name: ingest_fragments
 INSERT INTO scopedb.fragments AS f
        (project_id, id, resource_id, path, fqn, content, embedding, tier, token_count, valid_from, valid_to)
-SELECT u.project_id, u.id, u.resource_id, u.path, u.fqn, u.content, u.embedding::vector,
+SELECT u.project_id, u.id, u.resource_id, u.path, u.fqn, u.content, u.embedding,
        COALESCE(u.tier, 'warm'), COALESCE(u.token_count, 0), COALESCE(u.valid_from, now()), u.valid_to
   FROM unnest(%(project_id)s::bigint[], %(id)s::text[], %(resource_id)s::text[], %(path)s::text[],
-              %(fqn)s::text[], %(content)s::text[], %(embedding)s::text[], %(tier)s::text[],
+              %(fqn)s::text[], %(content)s::text[], %(embedding)b::vector[], %(tier)s::text[],
               %(token_count)s::integer[], %(valid_from)s::timestamptz[], %(valid_to)s::timestamptz[])
        AS u (project_id, id, resource_id, path, fqn, content, embedding, tier, token_count, valid_from, valid_to)
 ON CONFLICT ON CONSTRAINT fragments_pkey DO UPDATE
