@@ -1,20 +1,92 @@
-"""``python -m bench [name]``: run scopedb's benchmarks and write their results to ``bench/results/``."""
+"""``python -m bench --size smoke|medium|full``: load a generated corpus and run every suite.
+
+Writes ``bench/results/<size>.json`` and PNG figures next to it, and prints a summary with the bars.
+"""
 
 from __future__ import annotations
 
 import argparse
+import functools
+import json
+import platform
+import sys
+import time
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
 
-from bench import scope_entry
+from bench import plots, suites
+from bench.harness import loaded
 
-BENCHMARKS = {"scope-entry": scope_entry.main}
+RESULTS = Path(__file__).resolve().parent / "results"
+REPEAT = {"smoke": 15, "medium": 25, "full": 25}
+
+
+def run(size: str, *, only: set[str] | None = None, results: Path = RESULTS) -> dict[str, Any]:
+    """Run the suites on a corpus of ``size``; returns (and writes) the result."""
+    repeat = REPEAT[size]
+    started = time.perf_counter()
+    with loaded(size) as bench:
+        result: dict[str, Any] = {
+            "size": size,
+            "n": bench.corpus.n,
+            "dim": bench.corpus.dim,
+            "projects": len(bench.corpus.projects),
+            "machine": f"{platform.machine()}, {platform.python_version()}",
+            "command": f"python -m bench --size {size}",
+        }
+        chosen: list[tuple[str, Callable[[], dict[str, Any]]]] = [
+            ("ingest", functools.partial(suites.ingest, bench)),
+            ("entry", functools.partial(suites.entry, bench, 200)),
+            ("text", functools.partial(suites.text, bench, repeat)),
+            ("vector", functools.partial(suites.vector, bench, 5)),
+            ("graph", functools.partial(suites.graph, bench, repeat)),
+        ]
+        for name, suite in chosen:
+            if only is None or name in only:
+                suite_started = time.perf_counter()
+                result[name] = suite()
+                print(f"{name}: {time.perf_counter() - suite_started:.1f} s", file=sys.stderr)
+    result["seconds"] = time.perf_counter() - started
+    results.mkdir(parents=True, exist_ok=True)
+    (results / f"{size}.json").write_text(json.dumps(result, indent=2) + "\n")
+    plots.draw(result, results)
+    plots.growth(results)
+    return result
 
 
 def main() -> None:
     parser = argparse.ArgumentParser(prog="python -m bench")
-    parser.add_argument("name", nargs="?", choices=sorted(BENCHMARKS), default="scope-entry")
-    parser.add_argument("--repeat", type=int, default=2000, help="transactions per measurement")
+    parser.add_argument("--size", choices=("smoke", "medium", "full"), default="smoke")
+    parser.add_argument("--only", help="comma-separated suites: ingest,entry,text,vector,graph")
     args = parser.parse_args()
-    BENCHMARKS[args.name](repeat=args.repeat)
+    result = run(args.size, only=set(args.only.split(",")) if args.only else None)
+    print(summary(result))
+
+
+def summary(result: dict[str, Any]) -> str:
+    """The bars, one line each."""
+    lines = [f"{result['size']}: {result['n']} fragments, d={result['dim']}, {result['seconds']:.0f} s"]
+    if "text" in result:
+        lines.append(f"text under RLS / owner WHERE, worst p50 ratio {result['text']['worst_ratio']:.2f} (bar 1.2)")
+    if "vector" in result:
+        bars = result["vector"]["bars"]
+        lines.append(
+            f"vector: min(k, visible) always {bars['always_min_k_visible']}; min recall@10 "
+            f"{bars['min_recall_at_10']:.3f} (bar 0.99); worst p50 / unfiltered HNSW "
+            f"{bars['worst_p50_vs_unfiltered']:.2f} (bar 2)"
+        )
+    if "graph" in result:
+        lines.append(f"graph under RLS / owner, worst p50 ratio {result['graph']['worst_ratio']:.2f} (bar 1.3)")
+    if "entry" in result:
+        e = result["entry"]
+        lines.append(f"scope entry {e['enter_ms']:.3f} ms (bar 0.3); scoped/unscoped lookup throughput "
+                     f"{e['throughput_ratio']:.2f} (bar 0.8)")  # fmt: skip
+    if "ingest" in result:
+        i = result["ingest"]
+        lines.append(f"ingest: bulk load + index build {i['bulk_load_rows_per_s']:.0f} rows/s (bar 5000); into "
+                     f"indexed tables {i['indexed_table_rows_per_s']:.0f} rows/s")  # fmt: skip
+    return "\n".join(lines)
 
 
 if __name__ == "__main__":

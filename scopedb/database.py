@@ -24,6 +24,7 @@ from psycopg_pool import ConnectionPool, PoolTimeout
 
 from scopedb import migrations, sqlfiles
 from scopedb.admin import Admin
+from scopedb.backends.postgres import VisibleCounts
 from scopedb.errors import (
     ConfigurationError,
     DatabaseUnavailableError,
@@ -81,6 +82,7 @@ class Database:
         self._app_pool: ConnectionPool[psycopg.Connection[Any]] | None = None
         self._audience: str | None = None
         self._closed = False
+        self._visible_counts = VisibleCounts()
 
     # Opening and closing --------------------------------------------------------------------------------------
 
@@ -199,7 +201,12 @@ class Database:
         try:
             with pool.connection() as conn:
                 project_ids = self._enter(conn, scope, actor=actor)
-                session = ScopedSession(conn, project_ids=project_ids)
+                session = ScopedSession(
+                    conn,
+                    project_ids=project_ids,
+                    scope_key=scope.model_dump_json() + repr(project_ids),
+                    visible_counts=self._visible_counts,
+                )
                 try:
                     yield session
                 except BaseException:

@@ -71,9 +71,18 @@ class Result:
 class ScopedSession:
     """The handle of one scoped transaction (see :meth:`scopedb.Database.scoped`)."""
 
-    def __init__(self, conn: psycopg.Connection[Any], *, project_ids: Sequence[int]) -> None:
+    def __init__(
+        self,
+        conn: psycopg.Connection[Any],
+        *,
+        project_ids: Sequence[int],
+        scope_key: str = "",
+        visible_counts: pg.VisibleCounts | None = None,
+    ) -> None:
         self._conn = conn
         self._project_ids = tuple(project_ids)
+        self._scope_key = scope_key
+        self._visible_counts = visible_counts
         self._project_names: dict[str, int] | None = None
         self._closed = False
         self._embedding_dimension: int | None = None

@@ -149,6 +149,23 @@ def test_hnsw_strategy_is_used_above_the_threshold_and_agrees_with_exact(tenants
     assert hnsw[0].fragment.id == "h11"
 
 
+def test_a_stale_visible_count_changes_the_path_never_the_answer(tenants: Tenants) -> None:
+    """The visible count that picks the strategy is remembered for a while; a wrong one must not shorten results."""
+    query = _unit(2)
+    scope = tenants.scope("acme/api")
+    with tenants.db.scoped(scope) as s:
+        fresh = [h.fragment.id for h in s.search_vector(query, limit=10)]
+        assert s.last_vector_strategy == "exact"
+        assert len(fresh) == 6  # the fixture gives acme six embedded fragments
+    counts = tenants.db._visible_counts
+    for key in list(counts._entries):
+        counts.put(key, 1_000_000)  # pretend the scope is huge: the index path runs and comes back short
+    with tenants.db.scoped(scope) as s:
+        stale = [h.fragment.id for h in s.search_vector(query, limit=10)]
+        assert s.last_vector_strategy == "exact"  # the short index answer fell back to the exact scan
+    assert stale == fresh
+
+
 # Graph -----------------------------------------------------------------------------------------------------------
 
 

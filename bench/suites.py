@@ -1,0 +1,292 @@
+"""The measurements: text, vector and graph under RLS against their baselines, scope entry, ingest.
+
+Each suite takes a loaded :class:`~bench.harness.Bench` and returns a JSON-able dict. Baselines get their best honest
+settings: the owner's explicit-WHERE text query uses the GIN index on fragments; the vector alternatives run with
+pgvector's defaults or the settings their name says; the graph baseline is the same SQL without RLS.
+"""
+
+from __future__ import annotations
+
+import functools
+import random
+import statistics
+import threading
+import time
+from collections.abc import Callable
+from typing import Any, LiteralString
+
+from psycopg import sql
+
+from bench.corpus import scope_for_fraction
+from bench.harness import Bench, interleaved
+from scopedb import Fragment, sqlfiles
+from scopedb.backends.postgres import VectorStrategy, search_vector
+from scopedb.ingest import vector_literal
+from scopedb.session import ScopedSession
+
+FRACTIONS = (0.001, 0.01, 0.1, 1.0)
+
+OWNER_TEXT = """
+WITH q AS (SELECT websearch_to_tsquery('english', %(query)s) AS query)
+SELECT f.project_id, f.id, f.path, ts_rank_cd(f.tsv, q.query) AS rank,
+       ts_headline('english', f.content, q.query, 'MaxFragments=2, MaxWords=20, MinWords=5')
+  FROM q, scopedb.fragments AS f
+ WHERE f.project_id = ANY (%(projects)s) AND f.tsv @@ q.query
+ ORDER BY rank DESC, f.project_id, f.id
+ LIMIT 10"""
+
+
+def _actual(bench: Bench, projects: list[str]) -> float:
+    return sum(bench.corpus.project_sizes[p] for p in projects) / bench.corpus.n
+
+
+def text(bench: Bench, repeat: int) -> dict[str, Any]:
+    """Text under RLS (scopedb's search path) vs the owner's explicit WHERE, per term class and scope size."""
+    rows = []
+    for fraction in FRACTIONS:
+        projects = scope_for_fraction(bench.corpus, fraction)
+        with bench.db.scoped(bench.scope(projects)) as s:
+            for kind in ("rare", "medium", "common"):
+                term = bench.corpus.term(kind)
+                params = {"query": term, "projects": bench.ids(projects)}
+                hits: list[Any] = []
+                timings = interleaved(
+                    {
+                        "rls": functools.partial(_search_into, hits, s, term),
+                        "owner": functools.partial(_owner_rows, bench, OWNER_TEXT, params),
+                    },
+                    repeat,
+                )
+                rows.append({
+                    "fraction": fraction, "actual_fraction": _actual(bench, projects), "term": kind,
+                    "rls_p50_ms": timings["rls"].p50, "owner_p50_ms": timings["owner"].p50,
+                    "rls_p95_ms": timings["rls"].p95, "ratio_p50": timings["rls"].p50 / timings["owner"].p50,
+                    "rows": len(hits[-1]),
+                })  # fmt: skip
+    return {"rows": rows, "bar": "ratio_p50 <= 1.2", "worst_ratio": max(r["ratio_p50"] for r in rows)}
+
+
+def vector(bench: Bench, repeat: int, queries: int = 10) -> dict[str, Any]:
+    """scopedb's strategy vs plain HNSW, iterative scan alone, and application-side post-filtering."""
+    strategy = VectorStrategy()
+    ef = strategy.min_ef_search
+    rows: list[dict[str, Any]] = []
+    for fraction in FRACTIONS:
+        projects = scope_for_fraction(bench.corpus, fraction)
+        vectors = bench.corpus.query_vectors(queries, projects)
+        allowed = set(bench.ids(projects))
+        visible = sum(bench.corpus.project_sizes[p] for p in projects)
+        results: dict[str, dict[str, list[float]]] = {}
+        with bench.db.scoped(bench.scope(projects)) as s:
+            for q in vectors:
+                truth = {h.fragment.id + h.fragment.project_name for h in
+                         search_vector(s, q, limit=10, strategy=VectorStrategy(exact_threshold=10**9))}  # fmt: skip
+                answers: dict[str, set[str]] = {}
+                actions = {
+                    name: functools.partial(_record, answers, name, fn)
+                    for name, fn in _vector_ways(bench, s, q, allowed, ef).items()
+                }
+                timings = interleaved(actions, repeat, warmup=1)
+                s.execute("RESET hnsw.iterative_scan; RESET hnsw.ef_search")
+                for name, timing in timings.items():
+                    entry = results.setdefault(name, {"p50": [], "p95": [], "rows": [], "recall": []})
+                    entry["p50"].append(timing.p50)
+                    entry["p95"].append(timing.p95)
+                    entry["rows"].append(len(answers[name]))
+                    entry["recall"].append(len(answers[name] & truth) / max(1, min(10, visible)))
+        for name, entry in results.items():
+            rows.append({
+                "fraction": fraction, "actual_fraction": _actual(bench, projects), "strategy": name,
+                "p50_ms": statistics.median(entry["p50"]), "p95_ms": statistics.median(entry["p95"]),
+                "rows_min": min(entry["rows"]), "recall_at_10": statistics.mean(entry["recall"]),
+                "expected_rows": min(10, visible),
+            })  # fmt: skip
+    scopedb_rows = [r for r in rows if r["strategy"] == "scopedb"]
+    baseline = {r["fraction"]: r["p50_ms"] for r in rows if r["strategy"] == "unfiltered_hnsw"}
+    return {
+        "rows": rows,
+        "bars": {
+            "always_min_k_visible": all(r["rows_min"] == r["expected_rows"] for r in scopedb_rows),
+            "min_recall_at_10": min(r["recall_at_10"] for r in scopedb_rows),
+            "worst_p50_vs_unfiltered": max(r["p50_ms"] / baseline[r["fraction"]] for r in scopedb_rows),
+        },
+        "ef_search": ef,
+    }
+
+
+def _search_into(hits: list[Any], s: ScopedSession, term: str) -> None:
+    hits.append(s.search_text(term, limit=10))
+
+
+def _record(answers: dict[str, set[str]], name: str, way: Callable[[], set[str]]) -> None:
+    answers[name] = way()
+
+
+def _vector_ways(
+    bench: Bench, s: ScopedSession, q: list[float], allowed: set[int], ef: int
+) -> dict[str, Callable[[], set[str]]]:
+    """scopedb's strategy and the alternatives a user would otherwise pick, for one query vector."""
+    literal = vector_literal(q)
+
+    def scopedb_way() -> set[str]:
+        return {h.fragment.id + h.fragment.project_name for h in search_vector(s, q, limit=10)}
+
+    def plain() -> set[str]:  # pgvector's defaults: ef_search 40, no iterative scan
+        s.execute("SET LOCAL hnsw.iterative_scan = off; SET LOCAL hnsw.ef_search = 40")
+        return _ids(bench, s.execute(_KNN, {"q": literal}).rows)
+
+    def iterative() -> set[str]:
+        s.execute("SET LOCAL hnsw.iterative_scan = relaxed_order; SET LOCAL hnsw.ef_search = 40")
+        return _ids(bench, s.execute(_KNN, {"q": literal}).rows)
+
+    def postfilter() -> set[str]:  # fetch k*m = 100 unfiltered, keep the allowed ones in the application
+        bench.owner.execute(sql.SQL("SET hnsw.ef_search = {}").format(100))
+        got = bench.owner.execute(_KNN_OWNER, {"q": literal, "k": 100}).fetchall()
+        return _ids(bench, [r for r in got if r[0] in allowed][:10])
+
+    def unfiltered() -> set[str]:
+        bench.owner.execute(sql.SQL("SET hnsw.ef_search = {}").format(ef))
+        return _ids(bench, bench.owner.execute(_KNN_OWNER, {"q": literal, "k": 10}).fetchall())
+
+    return {"scopedb": scopedb_way, "plain_hnsw": plain, "iterative_scan": iterative, "post_filter": postfilter,
+            "unfiltered_hnsw": unfiltered}  # fmt: skip
+
+
+_KNN = """SELECT project_id, id FROM scopedb.fragments WHERE embedding IS NOT NULL
+           ORDER BY embedding <=> %(q)s::vector LIMIT 10"""
+_KNN_OWNER = """SELECT project_id, id FROM scopedb.fragments WHERE embedding IS NOT NULL
+                 ORDER BY embedding <=> %(q)s::vector LIMIT %(k)s"""
+
+
+def _ids(bench: Bench, rows: list[Any]) -> set[str]:
+    names = {pid: name for name, pid in bench.project_ids.items()}
+    return {row[1] + names[row[0]] for row in rows}
+
+
+def _owner_rows(bench: Bench, statement: LiteralString, params: dict[str, Any]) -> list[Any]:
+    return bench.owner.execute(statement, params).fetchall()
+
+
+def graph(bench: Bench, repeat: int) -> dict[str, Any]:
+    """2-hop and 4-hop neighbourhoods and a shortest path under RLS vs the same SQL run by the owner without RLS."""
+    rng = random.Random(7)
+    walk = sqlfiles.query("retrieval", "graph_walk")
+    path = sqlfiles.query("retrieval", "graph_shortest_path")
+    rows = []
+    for fraction in FRACTIONS:
+        projects = scope_for_fraction(bench.corpus, fraction)
+        project = projects[0]
+        start = f"n0_{rng.randint(0, 39)}"
+        params = {"projects": bench.ids(projects), "start": [start], "relations": None}
+        with bench.db.scoped(bench.scope(projects)) as s:
+            visible_nodes = s.execute("SELECT count(*) FROM scopedb.graph_nodes").scalar()
+            for label, depth in (("2-hop", 2), ("4-hop", 4)):
+                timings = interleaved(
+                    {
+                        "rls": functools.partial(s.execute, walk, {**params, "depth": depth}),
+                        "owner": functools.partial(_owner_rows, bench, walk, {**params, "depth": depth}),
+                    },
+                    repeat,
+                )
+                rows.append({"fraction": fraction, "query": label, "visible_nodes": visible_nodes,
+                             "rls_p50_ms": timings["rls"].p50, "owner_p50_ms": timings["owner"].p50,
+                             "ratio_p50": timings["rls"].p50 / timings["owner"].p50})  # fmt: skip
+            sp = {"projects": bench.ids([project]), "source": start, "target": "n0_39", "max_depth": 6,
+                  "relations": None}  # fmt: skip
+            timings = interleaved(
+                {
+                    "rls": functools.partial(s.execute, path, sp),
+                    "owner": functools.partial(_owner_rows, bench, path, sp),
+                },
+                repeat,
+            )
+            rows.append({"fraction": fraction, "query": "shortest path", "visible_nodes": visible_nodes,
+                         "rls_p50_ms": timings["rls"].p50, "owner_p50_ms": timings["owner"].p50,
+                         "ratio_p50": timings["rls"].p50 / timings["owner"].p50})  # fmt: skip
+    return {"rows": rows, "bar": "ratio_p50 <= 1.3", "worst_ratio": max(r["ratio_p50"] for r in rows)}
+
+
+def entry(bench: Bench, repeat: int, seconds: float = 5.0, workers: int = 4) -> dict[str, Any]:
+    """Entering a signed scope, and scoped vs unscoped point lookups over a pool."""
+    project = bench.corpus.projects[-1]
+    scope = bench.scope([project])
+    pid = bench.project_ids[project]
+    lookup = "SELECT content FROM scopedb.fragments WHERE project_id = %s AND id = 'f7'"
+    pool = bench.db._pool("app")
+    with pool.connection() as conn:
+
+        def enter() -> None:
+            bench.db._enter_token(conn, bench.db.sign(scope))
+            conn.execute("ROLLBACK")
+
+        timings = interleaved({"enter+rollback": enter, "round_trip": lambda: conn.execute("SELECT 1")}, repeat)
+    enter_ms = timings["enter+rollback"].p50 - timings["round_trip"].p50
+
+    def throughput(task: Any) -> float:
+        done = [0] * workers
+        stop = time.perf_counter() + seconds
+
+        def run(i: int) -> None:
+            while time.perf_counter() < stop:
+                task()
+                done[i] += 1
+
+        threads = [threading.Thread(target=run, args=(i,)) for i in range(workers)]
+        for thread in threads:
+            thread.start()
+        for thread in threads:
+            thread.join()
+        return sum(done) / seconds
+
+    from psycopg_pool import ConnectionPool
+
+    owner_pool: ConnectionPool[Any] = ConnectionPool(bench.db.dsn, min_size=workers, max_size=workers, open=True)
+
+    def unscoped() -> None:
+        with owner_pool.connection() as c:
+            c.execute(lookup, (pid,)).fetchall()
+
+    def scoped() -> None:
+        with bench.db.scoped(scope) as s:
+            s.execute(lookup, (pid,))
+
+    def in_scope() -> None:
+        s_lookup.execute(lookup, (pid,))
+
+    unscoped_tps = throughput(unscoped)
+    scoped_tps = throughput(scoped)
+    owner_pool.close()
+    with bench.db.scoped(scope) as s_lookup:
+        statement = interleaved({"lookup": in_scope}, repeat)
+    return {
+        "enter_ms": enter_ms,
+        "enter_bar_ms": 0.3,
+        "round_trip_ms": timings["round_trip"].p50,
+        "scoped_lookup_tps": scoped_tps,
+        "unscoped_lookup_tps": unscoped_tps,
+        "throughput_ratio": scoped_tps / unscoped_tps,
+        "throughput_bar": 0.8,
+        "lookup_in_entered_scope_ms": statement["lookup"].p50,
+    }
+
+
+def ingest(bench: Bench, rows: int = 5_000) -> dict[str, Any]:
+    """Fragments per second through the bulk path: the initial load (then index build), and into indexed tables."""
+    project = bench.corpus.projects[0]
+    vectors = bench.corpus.query_vectors(rows, seed=1)
+    fragments = [Fragment(project=project, id=f"ingest{i}", content=f"ingest benchmark row {i}", embedding=v)
+                 for i, v in enumerate(vectors)]  # fmt: skip
+    started = time.perf_counter()
+    with bench.db.scoped(bench.scope([project])) as s:
+        s.ingest_fragments(fragments, batch_size=1_000)
+    indexed = rows / (time.perf_counter() - started)
+    total = bench.corpus.n
+    return {
+        "bulk_load_rows": total,
+        "bulk_load_seconds": bench.load_seconds,
+        "index_build_seconds": bench.index_seconds,
+        "bulk_load_rows_per_s": total / (bench.load_seconds + bench.index_seconds),
+        "bulk_load_only_rows_per_s": total / bench.load_seconds,
+        "indexed_table_rows_per_s": indexed,
+        "bar_rows_per_s": 5_000,
+    }
