@@ -9,7 +9,6 @@ retried as a whole.
 from __future__ import annotations
 
 import datetime as dt
-import math
 import time
 import weakref
 from collections.abc import Callable, Iterable, Iterator, Sequence
@@ -74,6 +73,35 @@ class EdgeIn:
     weight: float = 1.0
 
 
+def _text(value: object, what: str, *, optional: bool = True) -> None:
+    if value is None and optional:
+        return
+    if not isinstance(value, str):
+        raise InvalidArgumentError(f"{what} must be a string")
+    if "\x00" in value:
+        raise InvalidArgumentError(f"{what} must not contain NUL characters (PostgreSQL text cannot hold them)")
+
+
+def check_fragment(fragment: object) -> Fragment:
+    """The fragment, after checking each field's type (a wrong one would otherwise fail deep in the driver)."""
+    if not isinstance(fragment, Fragment):
+        raise InvalidArgumentError("expected a scopedb.Fragment")
+    _text(fragment.project, "a fragment's project", optional=False)
+    _text(fragment.content, "a fragment's content", optional=False)
+    for value, what in ((fragment.id, "a fragment's id"), (fragment.resource_id, "a fragment's resource_id"),
+                        (fragment.path, "a fragment's path"), (fragment.fqn, "a fragment's fqn"),
+                        (fragment.tier, "a fragment's tier")):  # fmt: skip
+        _text(value, what)
+    if fragment.token_count is not None and (
+        isinstance(fragment.token_count, bool) or not isinstance(fragment.token_count, int)
+    ):
+        raise InvalidArgumentError("a fragment's token_count must be an integer")
+    for stamp, what in ((fragment.valid_from, "valid_from"), (fragment.valid_to, "valid_to")):
+        if stamp is not None and not isinstance(stamp, dt.datetime):
+            raise InvalidArgumentError(f"a fragment's {what} must be a datetime")
+    return fragment
+
+
 def _batches(items: Iterable[T], size: int) -> Iterator[list[T]]:
     iterator = iter(items)
     while batch := list(islice(iterator, size)):
@@ -93,39 +121,33 @@ def _project_id(projects: dict[str, int], name: str, resource_id: str | None = N
 
 
 def vector_literal(values: Sequence[float] | None, dimension: int | None = None) -> str | None:
-    """pgvector's text form of an embedding, after checking its width against the column's."""
-    if values is None:
+    """pgvector's text form of an embedding, after the checks of :func:`vector_array`."""
+    array = vector_array(values, dimension)
+    if array is None:
         return None
-    if isinstance(values, str | bytes):
-        raise InvalidArgumentError("an embedding is a sequence of numbers, not a string")
-    if dimension is not None and len(values) != dimension:
-        raise InvalidArgumentError(f"embedding has {len(values)} dimensions; the database stores {dimension}")
-    try:
-        numbers = [float(v) for v in values]
-    except (TypeError, ValueError):
-        raise InvalidArgumentError("an embedding must contain only numbers") from None
-    if not all(math.isfinite(v) for v in numbers):
-        raise InvalidArgumentError("an embedding must not contain NaN or infinity")
-    return "[" + ",".join(repr(v) for v in numbers) + "]"
+    return "[" + ",".join(repr(v) for v in array.tolist()) + "]"
 
 
-def vector_array(values: Sequence[float] | None, dimension: int) -> np.ndarray[Any, np.dtype[np.float32]] | None:
-    """An embedding as the float32 array pgvector stores, after the same checks as :func:`vector_literal`.
+def vector_array(
+    values: Sequence[float] | None, dimension: int | None = None
+) -> np.ndarray[Any, np.dtype[np.float32]] | None:
+    """An embedding as the float32 array pgvector stores: a flat sequence of finite numbers, ``dimension`` wide
+    when that is given, each fitting a 32-bit float. Anything else is an :class:`InvalidArgumentError`.
 
     The bulk path sends these in pgvector's binary format: formatting 128 floats as text per row cost more than
     the database spent inserting the row.
     """
     if values is None:
         return None
-    if isinstance(values, str | bytes):
-        raise InvalidArgumentError("an embedding is a sequence of numbers, not a string")
+    if isinstance(values, str | bytes) or not isinstance(values, Sequence | np.ndarray):
+        raise InvalidArgumentError("an embedding is a sequence of numbers")
     try:
         raw = np.asarray(values)
     except (TypeError, ValueError):
         raise InvalidArgumentError("an embedding must contain only numbers") from None
     if raw.ndim != 1 or raw.dtype.kind not in "fiu":
         raise InvalidArgumentError("an embedding must be a flat sequence of numbers")
-    if len(raw) != dimension:
+    if dimension is not None and len(raw) != dimension:
         raise InvalidArgumentError(f"embedding has {len(raw)} dimensions; the database stores {dimension}")
     with np.errstate(over="ignore"):
         array = raw.astype(np.float32)
@@ -169,7 +191,7 @@ def ingest_fragments(session: ScopedSession, fragments: Iterable[Fragment], *, b
     _binary_vectors(session)
     for batch in _batches(fragments, batch_size):
         rows: dict[tuple[int, str], Fragment] = {}
-        for fragment in batch:
+        for fragment in map(check_fragment, batch):
             if not fragment.id:
                 raise InvalidArgumentError("bulk ingest needs an id on every fragment (its idempotency key)")
             rows[(_project_id(projects, fragment.project, fragment.resource_id), fragment.id)] = fragment

@@ -21,6 +21,7 @@ from scopedb.ingest import (
     EdgeIn,
     Fragment,
     NodeIn,
+    check_fragment,
     embedding_dimension,
     ingest_fragments,
     ingest_graph,
@@ -131,7 +132,7 @@ class ScopedSession:
         projects = self.projects
         ids: list[str] = []
         insert = sqlfiles.query("session", "insert_fragment")
-        for fragment in fragments:
+        for fragment in map(check_fragment, fragments):
             project_id = projects.get(fragment.project)
             if project_id is None:
                 raise ScopeViolationError(

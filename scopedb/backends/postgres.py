@@ -184,10 +184,14 @@ def search_vector(
     Returns the hits and leaves which path was taken in ``session.last_vector_strategy`` ("exact" or "hnsw").
     """
     _check_limit(limit)
-    if metric not in _OPERATORS:
+    if not isinstance(metric, str) or metric not in _OPERATORS:
         raise InvalidArgumentError("metric must be 'cosine', 'l2' or 'inner_product'")
     plan = strategy or VectorStrategy()
+    if embedding is None:
+        raise InvalidArgumentError("search_vector needs an embedding")
     literal = vector_literal(embedding, embedding_dimension(session))
+    if metric == "cosine" and not any(embedding):
+        raise InvalidArgumentError("a zero vector has no direction: its cosine distance to anything is undefined")
     if limit == 0:
         return []
     params = {"embedding": literal, "projects": list(session.project_ids), "limit": limit}
@@ -230,12 +234,28 @@ def _check_depth(depth: int) -> None:
         raise InvalidArgumentError(f"depth must be an integer from 0 to {MAX_DEPTH}")
 
 
+def _names_list(values: object, what: str) -> list[str]:
+    """A list of strings from a list/tuple/set of strings; anything else is an InvalidArgumentError."""
+    if isinstance(values, str) or not isinstance(values, Sequence | set | frozenset):
+        raise InvalidArgumentError(f"{what} must be a list of strings")
+    items = list(values)
+    if not all(isinstance(v, str) for v in items):
+        raise InvalidArgumentError(f"{what} must be a list of strings")
+    return items
+
+
 def _relations(relations: Sequence[str] | None) -> list[str] | None:
     if relations is None:
         return None
     if isinstance(relations, str):
         raise InvalidArgumentError("relations must be a list of relation names, not one string")
-    return list(relations)
+    return _names_list(relations, "relations")
+
+
+def _node_id(value: object, what: str) -> str:
+    if not isinstance(value, str):
+        raise InvalidArgumentError(f"{what} must be a node id (a string)")
+    return value
 
 
 def _nodes(session: ScopedSession, statement: str, params: dict[str, Any]) -> list[GraphNode]:
@@ -256,7 +276,7 @@ def search_graph(
 ) -> GraphResult:
     """The k-hop neighbourhood of ``start`` (one id or several), optionally following only ``relations``."""
     _check_depth(depth)
-    starts = [start] if isinstance(start, str) else list(start)
+    starts = [start] if isinstance(start, str) else _names_list(start, "start")
     params = {
         "projects": list(session.project_ids),
         "start": starts,
@@ -283,8 +303,8 @@ def shortest_path(
     _check_depth(max_depth)
     params = {
         "projects": list(session.project_ids),
-        "source": source,
-        "target": target,
+        "source": _node_id(source, "source"),
+        "target": _node_id(target, "target"),
         "max_depth": max_depth,
         "relations": _relations(relations),
     }
@@ -295,7 +315,7 @@ def shortest_path(
 def subgraph(session: ScopedSession, kinds: Sequence[str]) -> GraphResult:
     """Every visible node of the given kinds, and the visible edges among them."""
     projects = list(session.project_ids)
-    nodes = _nodes(session, "graph_nodes_of_kinds", {"projects": projects, "kinds": list(kinds)})
+    nodes = _nodes(session, "graph_nodes_of_kinds", {"projects": projects, "kinds": _names_list(kinds, "kinds")})
     ids = sorted({n.id for n in nodes})
     rows = session.execute(sqlfiles.query("retrieval", "graph_edges_among"), {"projects": projects, "ids": ids})
     edges = sorted({GraphEdge(src, dst, rel) for _, src, rel, dst in rows}, key=lambda e: (e.src, e.dst, e.relation))

@@ -108,15 +108,19 @@ class NoteStore:
         source: str = "service",
     ) -> str:
         """Store a note; returns its id (``mem-`` + 32 hex)."""
-        if not isinstance(content, str):
-            raise InvalidArgumentError("content must be a string")
+        if not isinstance(content, str) or "\x00" in content:
+            raise InvalidArgumentError("content must be a string without NUL characters")
         if len(content.encode("utf-8")) > MAX_CONTENT_BYTES:
             raise InvalidArgumentError(f"content is larger than {MAX_CONTENT_BYTES} bytes")
-        if sensitivity not in SENSITIVITIES:
+        if not isinstance(sensitivity, str) or sensitivity not in SENSITIVITIES:
             raise InvalidArgumentError(f"unknown sensitivity {sensitivity!r}")
+        if isinstance(tags, str | bytes) or not isinstance(tags, Iterable):
+            raise InvalidArgumentError("tags must be a list of strings")
         tag_list = list(tags)
-        if any(not isinstance(t, str) or not t for t in tag_list):
-            raise InvalidArgumentError("tags must be non-empty strings")
+        if any(not isinstance(t, str) or not t or "\x00" in t for t in tag_list):
+            raise InvalidArgumentError("tags must be non-empty strings without NUL characters")
+        if not isinstance(source, str) or "\x00" in source:
+            raise InvalidArgumentError("source must be a string")
         note_id = new_note_id()
         with self.db.scoped(self.scope, actor=self.actor) as s:
             s.execute(
@@ -184,8 +188,12 @@ class NoteStore:
     def fetch(self, ids: Sequence[str]) -> list[Note]:
         """Notes by exact id; if any id is not a live note of this project the whole call fails with
         :class:`~scopedb.errors.NoteNotFoundError`. Secret notes come back without content."""
+        if isinstance(ids, str) or not isinstance(ids, Sequence | set | frozenset):
+            raise InvalidArgumentError("fetch takes a list of note ids")
         if not ids:
             raise InvalidArgumentError("fetch needs at least one exact note id")
+        if not all(isinstance(i, str) and "\x00" not in i for i in ids):
+            raise InvalidArgumentError("note ids are strings")
         if len(ids) > MAX_SEARCH_LIMIT:
             raise InvalidArgumentError(f"fetch is bounded to {MAX_SEARCH_LIMIT} ids per call")
         with self.db.scoped(self.scope, actor=self.actor) as s:
@@ -197,5 +205,7 @@ class NoteStore:
 
     def forget(self, note_id: str) -> None:
         """Tombstone a note; it disappears from search and fetch (the sweep removes it for good)."""
+        if not isinstance(note_id, str) or "\x00" in note_id:
+            raise InvalidArgumentError("a note id is a string")
         with self.db.scoped(self.scope, actor=self.actor) as s:
             s.execute(sqlfiles.query("notes", "forget"), {"id": note_id, "actor": self.actor})

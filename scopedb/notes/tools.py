@@ -173,7 +173,7 @@ class MemoryTools:
                 raise ToolError("memory: parameters must be a JSON object") from None
         if not isinstance(params, Mapping):
             raise ToolError("memory: parameters must be a JSON object")
-        handler = self._handlers.get(name)
+        handler = self._handlers.get(name) if isinstance(name, str) else None
         if handler is None:
             raise ToolError(f"memory: unknown tool {name!r}")
         return handler(params)
