@@ -5,7 +5,7 @@ PYTHON ?= python3
 VENV   := .venv
 BIN    := $(VENV)/bin
 
-.PHONY: demo test lint typecheck pytest bench clean
+.PHONY: demo test lint typecheck pytest bench bench-smoke clean
 
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
@@ -34,7 +34,10 @@ pytest: $(VENV)/.installed-dev
 	$(BIN)/python -m pytest
 
 bench: $(VENV)/.installed-dev
-	$(BIN)/python -m bench
+	$(BIN)/python -m bench --size medium
+
+bench-smoke: $(VENV)/.installed-dev
+	$(BIN)/python -m bench --size smoke
 
 clean:
 	rm -rf $(VENV) .pytest_cache .mypy_cache .ruff_cache

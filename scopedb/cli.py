@@ -22,7 +22,7 @@ import pydantic
 
 from scopedb import sqlfiles
 from scopedb.admin import Finding
-from scopedb.errors import ScopedbError
+from scopedb.errors import ConfigurationError, ScopedbError
 from scopedb.session import ScopedSession
 
 log = logging.getLogger("scopedb")
@@ -63,6 +63,9 @@ def _parser() -> argparse.ArgumentParser:
     what.add_argument("--text", help="full-text query (websearch syntax)")
     what.add_argument("--similar", type=Path, help="a file whose nearest fragments to find")
     what.add_argument("--graph", help="a node id whose neighbourhood to show")
+    bench = commands.add_parser("bench", help="run the benchmark harness (from a checkout; same as python -m bench)")
+    bench.add_argument("--size", choices=("smoke", "medium", "full"), default="smoke")
+    bench.add_argument("--only", help="comma-separated suites: ingest,entry,text,vector,graph")
     keys = commands.add_parser("keys", help="manage scope-signing keys")
     key_commands = keys.add_subparsers(dest="keys_command", required=True, metavar="ACTION")
     rotate = key_commands.add_parser("rotate", help="add a new signing key; older keys retire after a grace period")
@@ -116,6 +119,16 @@ def _dispatch(args: argparse.Namespace) -> int:
         with Database.open(args.dsn) as db:
             db.migrate(embedding_dim=args.embedding_dim)
         print("scopedb: schema is at head")
+        return 0
+    if args.command == "bench":
+        try:
+            from bench.__main__ import run, summary
+        except ImportError:
+            raise ConfigurationError(
+                "the benchmark harness lives in the repository's bench/ folder: run this from a checkout, "
+                "with the bench extra installed (pip install -e '.[bench]')"
+            ) from None
+        print(summary(run(args.size, only=set(args.only.split(",")) if args.only else None)))
         return 0
     if args.command == "ingest":
         return _ingest(args)

@@ -1,0 +1,133 @@
+"""Render the latest results as the tables of ``docs/benchmarks.md``.
+
+``python -m bench`` calls :func:`update` after each run, so the document always shows what the last run of each
+size measured; the prose around the tables (what the figures mean, what was tried) is written by hand and kept.
+"""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any
+
+RESULTS = Path(__file__).resolve().parent / "results"
+DOC = Path(__file__).resolve().parent.parent / "docs" / "benchmarks.md"
+START, END = "<!-- bench:tables:start -->", "<!-- bench:tables:end -->"
+SCOPES = {0.001: "0.1%", 0.01: "1%", 0.1: "10%", 1.0: "100%"}
+
+
+def _ms(value: float) -> str:
+    return f"{value:.2f}" if value < 10 else f"{value:.1f}"
+
+
+def tables(result: dict[str, Any]) -> str:
+    """Markdown tables for one result file."""
+    out = [
+        f"### `{result['command']}` — {result['n']:,} fragments, d={result['dim']}, {result['projects']} projects",
+        "",
+        f"Machine: {result['machine']}; the run took {result['seconds']:.0f} s.",
+        "",
+    ]
+    if "text" in result:
+        out += [
+            "**Text under RLS vs the owner's explicit WHERE** (p50 ms; bar: ratio ≤ 1.2)",
+            "",
+            "| scope | term | rows | scopedb p50 | owner p50 | ratio |",
+            "|---|---|---|---|---|---|",
+        ]
+        for r in result["text"]["rows"]:
+            out.append(
+                f"| {SCOPES[r['fraction']]} | {r['term']} | {r['rows']} | {_ms(r['rls_p50_ms'])} | "
+                f"{_ms(r['owner_p50_ms'])} | {r['ratio_p50']:.2f} |"
+            )
+        out.append("")
+    if "vector" in result:
+        v = result["vector"]
+        out += [
+            f"**Vector under RLS** (k=10, ef_search={v['ef_search']} for scopedb and the unfiltered baseline; "
+            "bars for scopedb: min(10, visible) rows, recall@10 ≥ 0.99, p50 ≤ 2x unfiltered HNSW)",
+            "",
+            "| scope | strategy | rows (min) | recall@10 | p50 ms | p95 ms |",
+            "|---|---|---|---|---|---|",
+        ]
+        for r in v["rows"]:
+            out.append(
+                f"| {SCOPES[r['fraction']]} | {r['strategy']} | {r['rows_min']}/{r['expected_rows']} | "
+                f"{r['recall_at_10']:.2f} | {_ms(r['p50_ms'])} | {_ms(r['p95_ms'])} |"
+            )
+        bars = v["bars"]
+        worst = bars["worst_p50_vs_unfiltered"]
+        out += [
+            "",
+            f"scopedb: min(k, visible) always: **{bars['always_min_k_visible']}**; worst recall@10 "
+            f"**{bars['min_recall_at_10']:.3f}**; worst p50 / unfiltered HNSW **{worst:.2f}**",
+            "",
+        ]
+    if "graph" in result:
+        out += [
+            "**Graph under RLS vs the same SQL as the owner** (p50 ms; bar: ratio ≤ 1.3)",
+            "",
+            "| scope | query | visible nodes | scopedb p50 | owner p50 | ratio |",
+            "|---|---|---|---|---|---|",
+        ]
+        for r in result["graph"]["rows"]:
+            out.append(
+                f"| {SCOPES[r['fraction']]} | {r['query']} | {r['visible_nodes']} | {_ms(r['rls_p50_ms'])} | "
+                f"{_ms(r['owner_p50_ms'])} | {r['ratio_p50']:.2f} |"
+            )
+        out.append("")
+    if "entry" in result:
+        e = result["entry"]
+        out += [
+            "**Scope entry and pooled point lookups**",
+            "",
+            "| measure | value | bar |",
+            "|---|---|---|",
+            f"| entering a signed scope (median, minus one round trip) | {e['enter_ms']:.3f} ms | ≤ 0.3 ms |",
+            f"| one round trip (`SELECT 1`) | {e['round_trip_ms']:.3f} ms | |",
+            f"| point lookup inside an entered scope | {e['lookup_in_entered_scope_ms']:.3f} ms | |",
+            f"| scoped lookups/s over the pool (a transaction each) | {e['scoped_lookup_tps']:.0f} | |",
+            f"| unscoped lookups/s over the pool | {e['unscoped_lookup_tps']:.0f} | |",
+            f"| ratio | {e['throughput_ratio']:.2f} | ≥ 0.8 |",
+            "",
+        ]
+    if "ingest" in result:
+        i = result["ingest"]
+        out += [
+            "**Ingest** (fragments with d=128 embeddings, through the bulk path)",
+            "",
+            "| measure | value | bar |",
+            "|---|---|---|",
+            f"| bulk load of {i['bulk_load_rows']:,} rows (indexes dropped) | {i['bulk_load_seconds']:.1f} s = "
+            f"{i['bulk_load_only_rows_per_s']:,.0f} rows/s | |",
+            f"| then building the HNSW, GIN and search indexes | {i['index_build_seconds']:.1f} s | |",
+            f"| bulk load + index build | {i['bulk_load_rows_per_s']:,.0f} rows/s | ≥ 5,000 rows/s |",
+            f"| into the indexed tables (5,000 rows, batches of 1,000) | {i['indexed_table_rows_per_s']:,.0f} "
+            "rows/s | |",
+            "",
+        ]
+    figures = [f"{result['size']}-{name}.png" for name in ("text", "vector", "graph") if name in result]
+    out += [f"![{name}](../bench/results/{name})" for name in figures]
+    return "\n".join(out) + "\n"
+
+
+def update(results: Path = RESULTS, doc: Path = DOC) -> None:
+    """Replace the generated part of ``doc`` with tables for every result file present (full, medium, smoke)."""
+    sections = []
+    for size in ("full", "medium", "smoke"):
+        path = results / f"{size}.json"
+        if path.exists():
+            sections.append(tables(json.loads(path.read_text())))
+    if (results / "growth.png").exists():
+        sections.append(
+            "**Growth**: each path's p50 at every size measured.\n\n![growth](../bench/results/growth.png)\n"
+        )
+    if not doc.exists() or START not in (text := doc.read_text()):
+        return
+    head, rest = text.split(START, 1)
+    tail = rest.split(END, 1)[1] if END in rest else ""
+    doc.write_text(head + START + "\n\n" + "\n".join(sections) + "\n" + END + tail)
+
+
+if __name__ == "__main__":
+    update()
