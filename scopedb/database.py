@@ -236,34 +236,36 @@ class Database:
         raise AssertionError("unreachable")
 
     def _enter_token(self, conn: psycopg.Connection[Any], token: str) -> list[int]:
+        """BEGIN, become scopedb_app and enter the scope in one round trip (a pipeline).
+
+        The token travels only as a bind parameter: every application session shares one login, and a session
+        that resets its role to that login can read the others' last statement in ``pg_stat_activity`` — a token
+        written into the statement text could be read there and replayed while it is valid.
+        """
         try:
-            with conn.cursor() as cur:
-                if self._scope_entry == "function":
-                    cur.execute(
-                        sql.SQL("BEGIN; SET LOCAL ROLE scopedb_app; SELECT scopedb.enter_scope({})").format(
-                            sql.Literal(token)
-                        )
-                    )
-                    while cur.nextset():
-                        pass
-                    entered = cur.fetchone()
-                    assert entered is not None
-                    return [int(pid) for pid in entered[0]["project_ids"]]
-                # The SET LOCAL form: what Citus forwards to its workers (citus.propagate_set_commands = 'local').
-                cur.execute(
-                    sql.SQL("BEGIN; SET LOCAL ROLE scopedb_app; SELECT scopedb.resolve_scope({})").format(
-                        sql.Literal(token)
-                    )
-                )
-                while cur.nextset():
-                    pass
-                resolved = cur.fetchone()
-                assert resolved is not None
-                cur.execute(sql.SQL("SET LOCAL scopedb.scope_token = {}").format(sql.Literal(resolved[0])))
-                cur.execute("SELECT coalesce(scopedb.scope_project_ids(), '{}')")
-                ids = cur.fetchone()
-                assert ids is not None
-                return [int(pid) for pid in ids[0]]
+            if self._scope_entry == "function":
+                with conn.pipeline():
+                    conn.execute("BEGIN")
+                    conn.execute("SET LOCAL ROLE scopedb_app")
+                    cur = conn.execute(sqlfiles.query("session", "enter_scope"), {"token": token})
+                entered = cur.fetchone()
+                assert entered is not None
+                return [int(pid) for pid in entered[0]["project_ids"]]
+            # The SET LOCAL form: what Citus forwards to its workers (citus.propagate_set_commands = 'local').
+            # SET takes no parameters, so the resolved token is in the text of that one statement while it runs;
+            # the statement after it replaces that text at once (docs/security.md, residual channels).
+            with conn.pipeline():
+                conn.execute("BEGIN")
+                conn.execute("SET LOCAL ROLE scopedb_app")
+                cur = conn.execute(sqlfiles.query("session", "resolve_scope"), {"token": token})
+            resolved = cur.fetchone()
+            assert resolved is not None
+            with conn.pipeline():
+                conn.execute(sql.SQL("SET LOCAL scopedb.scope_token = {}").format(sql.Literal(resolved[0])))
+                cur = conn.execute(sqlfiles.query("session", "scope_project_ids"))
+            ids = cur.fetchone()
+            assert ids is not None
+            return [int(pid) for pid in ids[0]]
         except psycopg.Error as exc:
             raise translate(exc) from exc
 

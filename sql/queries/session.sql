@@ -8,6 +8,10 @@ SELECT scopedb.enter_scope(%(token)s);
 -- For the SET LOCAL form (Citus): the resolved token to put into scopedb.scope_token.
 SELECT scopedb.resolve_scope(%(token)s);
 
+-- name: scope_project_ids
+-- After SET LOCAL of a resolved token: the project ids it carries (empty when it does not verify).
+SELECT coalesce(scopedb.scope_project_ids(), '{}');
+
 -- name: scope_projects
 -- The scope's projects as the database resolved them.
 SELECT id, name FROM scopedb.projects ORDER BY id;
