@@ -5,6 +5,7 @@ resources in the caller's scope, because the database itself refuses the rest.
 """
 
 from scopedb.admin import Admin, Project, Resource
+from scopedb.aio import AsyncDatabase, AsyncScopedSession
 from scopedb.database import Database
 from scopedb.errors import ScopedbError, ScopeViolationError
 from scopedb.ingest import Fragment
@@ -14,6 +15,8 @@ from scopedb.tokens import SigningKey
 
 __all__ = [
     "Admin",
+    "AsyncDatabase",
+    "AsyncScopedSession",
     "Database",
     "Fragment",
     "Project",

@@ -293,13 +293,7 @@ class Database:
                 _check_reachable(self.dsn)
                 pool = self._admin_pool = _make_pool(self.dsn, min_size=0, max_size=2, name="scopedb-admin")
                 return pool
-            app_dsn = self._app_dsn()
-            try:
-                self._audience = _check_app_login(app_dsn)
-            except PrivilegedLoginError:
-                if self._explicit_app_dsn:
-                    raise
-                app_dsn, self._audience = self._provisioned_app_login()
+            app_dsn = self._checked_app_dsn()
             pool = self._app_pool = _make_pool(
                 app_dsn,
                 min_size=1,
@@ -310,6 +304,19 @@ class Database:
                 kwargs={"autocommit": True, "prepare_threshold": None},
             )
             return pool
+
+    def _checked_app_dsn(self) -> str:
+        """The application login's DSN, after checking the login cannot step outside a scope (provisioning
+        scopedb's own login where the given one is privileged and the server allows it). Learns the audience."""
+        with self._lock:
+            app_dsn = self._app_dsn()
+            try:
+                self._audience = _check_app_login(app_dsn)
+            except PrivilegedLoginError:
+                if self._explicit_app_dsn:
+                    raise
+                app_dsn, self._audience = self._provisioned_app_login()
+            return app_dsn
 
     def _provisioned_app_login(self) -> tuple[str, str]:
         """The admin login is privileged and no app login was given: on a server that lets scopedb's own

@@ -6,70 +6,36 @@ or yours through :meth:`ScopedSession.execute` — the database's row-level secu
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Iterator, Mapping, Sequence
-from dataclasses import dataclass
-from typing import Any, LiteralString
+from collections.abc import Iterable, Sequence
+from typing import Any, TypeVar
 
 import psycopg
-from psycopg import sql
 
-from scopedb import sqlfiles
+from scopedb import steps
 from scopedb.backends import postgres as pg
 from scopedb.backends.base import GraphResult, TextHit, VectorHit
-from scopedb.errors import ScopedbError, ScopeViolationError, translate
+from scopedb.errors import ScopedbError, translate
 from scopedb.ingest import (
     EdgeIn,
     Fragment,
     NodeIn,
-    check_fragment,
-    embedding_dimension,
+    add_fragments_steps,
     ingest_fragments,
     ingest_graph,
-    vector_literal,
+    register_vector_types,
 )
+from scopedb.steps import Params, Query, Result, SessionState, Steps
 
-Params = Sequence[Any] | Mapping[str, Any] | None
-Query = LiteralString | bytes | sql.SQL | sql.Composed
+__all__ = ["Params", "Query", "Result", "ScopedSession", "SessionClosedError"]
+
+T = TypeVar("T")
 
 
 class SessionClosedError(ScopedbError):
     """The scoped transaction has ended; open a new one with db.scoped()."""
 
 
-@dataclass(frozen=True)
-class Result:
-    """Rows returned by a statement (empty for statements that return none)."""
-
-    columns: tuple[str, ...]
-    rows: list[tuple[Any, ...]]
-    rowcount: int
-
-    def __iter__(self) -> Iterator[tuple[Any, ...]]:
-        return iter(self.rows)
-
-    def __len__(self) -> int:
-        return len(self.rows)
-
-    def all(self) -> list[tuple[Any, ...]]:
-        """Every row."""
-        return list(self.rows)
-
-    def one(self) -> tuple[Any, ...]:
-        """The only row; anything else is an error."""
-        if len(self.rows) != 1:
-            raise ScopedbError(f"expected exactly one row, got {len(self.rows)}")
-        return self.rows[0]
-
-    def scalar(self) -> Any:
-        """The first column of the first row, or None when there is no row."""
-        return self.rows[0][0] if self.rows else None
-
-    def dicts(self) -> list[dict[str, Any]]:
-        """Rows as dictionaries keyed by column name."""
-        return [dict(zip(self.columns, row, strict=True)) for row in self.rows]
-
-
-class ScopedSession:
+class ScopedSession(SessionState):
     """The handle of one scoped transaction (see :meth:`scopedb.Database.scoped`)."""
 
     def __init__(
@@ -80,28 +46,14 @@ class ScopedSession:
         scope_key: str = "",
         visible_counts: pg.VisibleCounts | None = None,
     ) -> None:
+        super().__init__(project_ids=project_ids, scope_key=scope_key, visible_counts=visible_counts)
         self._conn = conn
-        self._project_ids = tuple(project_ids)
-        self._scope_key = scope_key
-        self._visible_counts = visible_counts
-        self._project_names: dict[str, int] | None = None
         self._closed = False
-        self._embedding_dimension: int | None = None
-        #: Which path the last :meth:`search_vector` took: "exact" or "hnsw".
-        self.last_vector_strategy: str | None = None
-
-    @property
-    def project_ids(self) -> tuple[int, ...]:
-        """The ids of the scope's projects, as the database resolved them."""
-        return self._project_ids
 
     @property
     def projects(self) -> dict[str, int]:
         """The scope's projects, name to id (read under RLS, so it is exactly what the database admits)."""
-        if self._project_names is None:
-            result = self.execute(sqlfiles.query("session", "scope_projects"))
-            self._project_names = {name: pid for pid, name in result.rows}
-        return dict(self._project_names)
+        return self._run(steps.project_names(self))
 
     def execute(self, query: Query, params: Params = None) -> Result:
         """Run any statement in this transaction, as ``scopedb_app``, still under the scope.
@@ -119,6 +71,14 @@ class ScopedSession:
         except psycopg.Error as exc:
             raise translate(exc) from exc
 
+    def _run(self, operation: Steps[T]) -> T:
+        """Drive an operation's steps (:mod:`scopedb.steps`) on this transaction."""
+        return steps.drive(
+            operation,
+            lambda statement: self.execute(statement.query, statement.params),
+            lambda: register_vector_types(self._conn),
+        )
+
     def add_fragment(self, fragment: Fragment) -> str:
         """Insert one fragment into a project of the scope; returns its id."""
         return self.add_fragments([fragment])[0]
@@ -129,33 +89,7 @@ class ScopedSession:
         A project outside the scope is refused here with a :class:`ScopeViolationError`; a resource outside it is
         refused by the database's WITH CHECK policy, with the same error.
         """
-        projects = self.projects
-        ids: list[str] = []
-        insert = sqlfiles.query("session", "insert_fragment")
-        for fragment in map(check_fragment, fragments):
-            project_id = projects.get(fragment.project)
-            if project_id is None:
-                raise ScopeViolationError(
-                    "the fragment's project is outside the scope",
-                    resource_ids=[fragment.resource_id] if fragment.resource_id else [],
-                    scope_project_names=projects,
-                    outside_project_names=[fragment.project],
-                )
-            params = {
-                "project_id": project_id,
-                "id": fragment.id,
-                "resource_id": fragment.resource_id,
-                "path": fragment.path,
-                "fqn": fragment.fqn,
-                "content": fragment.content,
-                "embedding": vector_literal(fragment.embedding, embedding_dimension(self)),
-                "tier": fragment.tier,
-                "token_count": fragment.token_count,
-                "valid_from": fragment.valid_from,
-                "valid_to": fragment.valid_to,
-            }
-            ids.append(str(self.execute(insert, params).scalar()))
-        return ids
+        return self._run(add_fragments_steps(self, fragments))
 
     # Bulk ingest and retrieval (scopedb.ingest, scopedb.backends.postgres) ------------------------------------------
 

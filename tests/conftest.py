@@ -23,6 +23,12 @@ class Tenants:
     a: Project
     b: Project
     resources: dict[str, Resource] = field(default_factory=dict)
+    #: How tests open a scoped transaction: ``db.scoped`` by default, or the async API through a bridge.
+    scoped_with: Callable[..., Any] | None = None
+
+    def scoped(self, scope: ResourceScope, **kwargs: Any) -> Any:
+        """``db.scoped(scope)`` — or its async twin, for modules that run against both APIs."""
+        return (self.scoped_with or self.db.scoped)(scope, **kwargs)
 
     def scope(self, *names: str, **kwargs: Any) -> ResourceScope:
         return ResourceScope(project_names=set(names), **kwargs)

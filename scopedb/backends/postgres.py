@@ -18,10 +18,11 @@ from typing import TYPE_CHECKING, Any, Literal
 
 from psycopg import sql
 
-from scopedb import sqlfiles
+from scopedb import sqlfiles, steps
 from scopedb.backends.base import FragmentRecord, GraphEdge, GraphNode, GraphResult, TextHit, VectorHit
 from scopedb.errors import InvalidArgumentError, ScopedbError
-from scopedb.ingest import embedding_dimension, vector_literal
+from scopedb.ingest import vector_literal
+from scopedb.steps import SessionState, Statement, Steps
 
 if TYPE_CHECKING:
     from scopedb.database import Database
@@ -53,8 +54,9 @@ def _check_limit(limit: int, offset: int = 0) -> None:
         raise InvalidArgumentError(f"offset must be an integer from 0 to {MAX_ROWS}")
 
 
-def _names(session: ScopedSession) -> dict[int, str]:
-    return {pid: name for name, pid in session.projects.items()}
+def _names(state: SessionState) -> Steps[dict[int, str]]:
+    projects = yield from steps.project_names(state)
+    return {pid: name for name, pid in projects.items()}
 
 
 def _fragment(names: dict[int, str], row: Sequence[Any]) -> FragmentRecord:
@@ -86,6 +88,20 @@ def search_text(
     ``config`` is the text-search configuration used to parse the query and build snippets; the stored index is
     built with ``english``.
     """
+    return session._run(search_text_steps(session, query, limit=limit, offset=offset, config=config,
+                                          headline=headline))  # fmt: skip
+
+
+def search_text_steps(
+    state: SessionState,
+    query: str,
+    *,
+    limit: int = 10,
+    offset: int = 0,
+    config: str = "english",
+    headline: str = "MaxFragments=2, MaxWords=20, MinWords=5",
+) -> Steps[list[TextHit]]:
+    """:func:`search_text` as steps (for the sync and the async session)."""
     _check_limit(limit, offset)
     if not isinstance(query, str):
         raise InvalidArgumentError("the text query must be a string")
@@ -98,16 +114,16 @@ def search_text(
         "limit": limit,
         "offset": offset,
         "max_rows": limit + offset,
-        "projects": list(session.project_ids),
+        "projects": list(state.project_ids),
     }
     try:
-        rows = session.execute(sqlfiles.query("retrieval", "search_text"), params).rows
+        result = yield from steps.run(Statement(sqlfiles.query("retrieval", "search_text"), params))
     except ScopedbError as exc:
         if "42704" in str(exc):
             raise InvalidArgumentError(f"unknown text-search configuration {config!r}") from exc
         raise
-    names = _names(session)
-    return [TextHit(fragment=_fragment(names, row), rank=float(row[6]), snippet=row[7]) for row in rows]
+    names = yield from _names(state)
+    return [TextHit(fragment=_fragment(names, row), rank=float(row[6]), snippet=row[7]) for row in result.rows]
 
 
 def explain_text(session: ScopedSession, query: str, *, limit: int = 10, config: str = "english") -> str:
@@ -124,9 +140,13 @@ def explain_text(session: ScopedSession, query: str, *, limit: int = 10, config:
 
 def count_embedded(session: ScopedSession, *, cap: int) -> int:
     """How many fragments with an embedding the scope sees, counted up to ``cap``."""
-    result = session.execute(
-        sqlfiles.query("retrieval", "count_embedded"), {"projects": list(session.project_ids), "cap": cap}
-    )
+    return session._run(_count_embedded(session, cap))
+
+
+def _count_embedded(state: SessionState, cap: int) -> Steps[int]:
+    statement = Statement(sqlfiles.query("retrieval", "count_embedded"), {"projects": list(state.project_ids),
+                                                                          "cap": cap})  # fmt: skip
+    result = yield from steps.run(statement)
     return int(result.scalar())
 
 
@@ -158,15 +178,15 @@ class VisibleCounts:
             self._entries[key] = (time.monotonic(), count)
 
 
-def visible_embedded(session: ScopedSession, *, cap: int) -> int:
+def _visible_embedded(state: SessionState, cap: int) -> Steps[int]:
     """:func:`count_embedded`, answered from the Database's :class:`VisibleCounts` when it is fresh."""
-    memo, key = session._visible_counts, f"{session._scope_key}|{cap}"
-    if memo is not None and session._scope_key:
+    memo, key = state._visible_counts, f"{state._scope_key}|{cap}"
+    if memo is not None and state._scope_key:
         cached = memo.get(key)
         if cached is not None:
             return cached
-    count = count_embedded(session, cap=cap)
-    if memo is not None and session._scope_key:
+    count = yield from _count_embedded(state, cap)
+    if memo is not None and state._scope_key:
         memo.put(key, count)
     return count
 
@@ -183,46 +203,61 @@ def search_vector(
 
     Returns the hits and leaves which path was taken in ``session.last_vector_strategy`` ("exact" or "hnsw").
     """
+    return session._run(search_vector_steps(session, embedding, limit=limit, metric=metric, strategy=strategy))
+
+
+def search_vector_steps(
+    state: SessionState,
+    embedding: Sequence[float],
+    *,
+    limit: int = 10,
+    metric: Metric = "cosine",
+    strategy: VectorStrategy | None = None,
+) -> Steps[list[VectorHit]]:
+    """:func:`search_vector` as steps."""
     _check_limit(limit)
     if not isinstance(metric, str) or metric not in _OPERATORS:
         raise InvalidArgumentError("metric must be 'cosine', 'l2' or 'inner_product'")
     plan = strategy or VectorStrategy()
     if embedding is None:
         raise InvalidArgumentError("search_vector needs an embedding")
-    literal = vector_literal(embedding, embedding_dimension(session))
+    dimension = yield from steps.embedding_dimension(state)
+    literal = vector_literal(embedding, dimension)
     if metric == "cosine" and not any(embedding):
         raise InvalidArgumentError("a zero vector has no direction: its cosine distance to anything is undefined")
     if limit == 0:
         return []
-    params = {"embedding": literal, "projects": list(session.project_ids), "limit": limit}
-    visible = visible_embedded(session, cap=plan.exact_threshold + 1)
+    params = {"embedding": literal, "projects": list(state.project_ids), "limit": limit}
+    visible = yield from _visible_embedded(state, plan.exact_threshold + 1)
     rows: list[tuple[Any, ...]] = []
-    session.last_vector_strategy = None
+    state.last_vector_strategy = None
     if metric == "cosine" and visible > plan.exact_threshold:
-        session.last_vector_strategy = "hnsw"
+        state.last_vector_strategy = "hnsw"
         ef_search = max(plan.min_ef_search, plan.ef_search_per_k * limit)
         # Under RLS the planner cannot estimate how many rows the scope keeps, and on its own it prefers an exact
         # sort of every visible row over the index; this path exists to take the index, so steer it there.
-        session.execute(
+        yield from steps.run(Statement(
             sql.SQL(
                 "SELECT set_config('hnsw.iterative_scan', 'relaxed_order', true),"
                 " set_config('hnsw.ef_search', {}, true), set_config('hnsw.max_scan_tuples', {}, true),"
                 " set_config('enable_seqscan', 'off', true), set_config('enable_bitmapscan', 'off', true),"
                 " set_config('enable_sort', 'off', true)"
             ).format(sql.Literal(str(ef_search)), sql.Literal(str(plan.max_scan_tuples)))
-        )
-        rows = session.execute(sqlfiles.query("retrieval", "vector_hnsw"), params).rows
-        session.execute(
+        ))  # fmt: skip
+        result = yield from steps.run(Statement(sqlfiles.query("retrieval", "vector_hnsw"), params))
+        rows = result.rows
+        yield from steps.run(Statement(
             "RESET hnsw.iterative_scan; RESET hnsw.ef_search; RESET hnsw.max_scan_tuples; RESET enable_seqscan; "
             "RESET enable_bitmapscan; RESET enable_sort"
-        )
+        ))  # fmt: skip
     # The count is capped (and may be a few seconds old), so an index answer short of `limit` cannot be told from
     # a scope with fewer rows: either way the exact scan gives the complete answer.
-    if session.last_vector_strategy != "hnsw" or len(rows) < limit:
-        session.last_vector_strategy = "exact"
+    if state.last_vector_strategy != "hnsw" or len(rows) < limit:
+        state.last_vector_strategy = "exact"
         statement = sql.SQL(sqlfiles.query("retrieval", "vector_exact")).format(operator=sql.SQL(_OPERATORS[metric]))
-        rows = session.execute(statement, params).rows
-    names = _names(session)
+        result = yield from steps.run(Statement(statement, params))
+        rows = result.rows
+    names = yield from _names(state)
     return [VectorHit(fragment=_fragment(names, row), distance=float(row[6])) for row in rows]
 
 
@@ -258,12 +293,12 @@ def _node_id(value: object, what: str) -> str:
     return value
 
 
-def _nodes(session: ScopedSession, statement: str, params: dict[str, Any]) -> list[GraphNode]:
-    names = _names(session)
-    rows = session.execute(sqlfiles.query("retrieval", statement), params).rows
+def _nodes(state: SessionState, statement: str, params: dict[str, Any]) -> Steps[list[GraphNode]]:
+    names = yield from _names(state)
+    result = yield from steps.run(Statement(sqlfiles.query("retrieval", statement), params))
     return [
         GraphNode(id=node_id, project_name=names.get(pid, ""), kind=kind, resource_id=rid, label=label)
-        for pid, node_id, kind, rid, label, _path, _fqn in rows
+        for pid, node_id, kind, rid, label, _path, _fqn in result.rows
     ]
 
 
@@ -275,19 +310,30 @@ def search_graph(
     relations: Sequence[str] | None = None,
 ) -> GraphResult:
     """The k-hop neighbourhood of ``start`` (one id or several), optionally following only ``relations``."""
+    return session._run(search_graph_steps(session, start, depth=depth, relations=relations))
+
+
+def search_graph_steps(
+    state: SessionState,
+    start: str | Sequence[str],
+    *,
+    depth: int = 2,
+    relations: Sequence[str] | None = None,
+) -> Steps[GraphResult]:
+    """:func:`search_graph` as steps."""
     _check_depth(depth)
     starts = [start] if isinstance(start, str) else _names_list(start, "start")
     params = {
-        "projects": list(session.project_ids),
+        "projects": list(state.project_ids),
         "start": starts,
         "depth": depth,
         "relations": _relations(relations),
     }
-    rows = session.execute(sqlfiles.query("retrieval", "graph_walk"), params).rows
-    node_ids = sorted({node for _, node, _, _ in rows})
-    edges = sorted({GraphEdge(src, node, relation) for _, node, src, relation in rows if src is not None},
+    result = yield from steps.run(Statement(sqlfiles.query("retrieval", "graph_walk"), params))
+    node_ids = sorted({node for _, node, _, _ in result.rows})
+    edges = sorted({GraphEdge(src, node, relation) for _, node, src, relation in result.rows if src is not None},
                    key=lambda e: (e.src, e.dst, e.relation))  # fmt: skip
-    nodes = _nodes(session, "graph_nodes", {"projects": list(session.project_ids), "ids": node_ids})
+    nodes = yield from _nodes(state, "graph_nodes", {"projects": list(state.project_ids), "ids": node_ids})
     return GraphResult(nodes=tuple(sorted(nodes, key=lambda n: n.id)), edges=tuple(edges))
 
 
@@ -300,25 +346,45 @@ def shortest_path(
     relations: Sequence[str] | None = None,
 ) -> list[str] | None:
     """The node ids of a shortest path from ``source`` to ``target`` through visible nodes, or None."""
+    return session._run(shortest_path_steps(session, source, target, max_depth=max_depth, relations=relations))
+
+
+def shortest_path_steps(
+    state: SessionState,
+    source: str,
+    target: str,
+    *,
+    max_depth: int = 6,
+    relations: Sequence[str] | None = None,
+) -> Steps[list[str] | None]:
+    """:func:`shortest_path` as steps."""
     _check_depth(max_depth)
     params = {
-        "projects": list(session.project_ids),
+        "projects": list(state.project_ids),
         "source": _node_id(source, "source"),
         "target": _node_id(target, "target"),
         "max_depth": max_depth,
         "relations": _relations(relations),
     }
-    row = session.execute(sqlfiles.query("retrieval", "graph_shortest_path"), params).rows
-    return list(row[0][1]) if row else None
+    result = yield from steps.run(Statement(sqlfiles.query("retrieval", "graph_shortest_path"), params))
+    return list(result.rows[0][1]) if result.rows else None
 
 
 def subgraph(session: ScopedSession, kinds: Sequence[str]) -> GraphResult:
     """Every visible node of the given kinds, and the visible edges among them."""
-    projects = list(session.project_ids)
-    nodes = _nodes(session, "graph_nodes_of_kinds", {"projects": projects, "kinds": _names_list(kinds, "kinds")})
+    return session._run(subgraph_steps(session, kinds))
+
+
+def subgraph_steps(state: SessionState, kinds: Sequence[str]) -> Steps[GraphResult]:
+    """:func:`subgraph` as steps."""
+    projects = list(state.project_ids)
+    nodes = yield from _nodes(state, "graph_nodes_of_kinds", {"projects": projects,
+                                                              "kinds": _names_list(kinds, "kinds")})  # fmt: skip
     ids = sorted({n.id for n in nodes})
-    rows = session.execute(sqlfiles.query("retrieval", "graph_edges_among"), {"projects": projects, "ids": ids})
-    edges = sorted({GraphEdge(src, dst, rel) for _, src, rel, dst in rows}, key=lambda e: (e.src, e.dst, e.relation))
+    result = yield from steps.run(Statement(sqlfiles.query("retrieval", "graph_edges_among"),
+                                            {"projects": projects, "ids": ids}))  # fmt: skip
+    edges = sorted({GraphEdge(src, dst, rel) for _, src, rel, dst in result.rows},
+                   key=lambda e: (e.src, e.dst, e.relation))  # fmt: skip
     return GraphResult(nodes=tuple(sorted(nodes, key=lambda n: n.id)), edges=tuple(edges))
 
 

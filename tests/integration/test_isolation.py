@@ -2,20 +2,38 @@
 
 Each test compares what scopedb_app sees or changes with the ground truth read by the superuser, and the control
 test at the bottom shows the same checks fail once the policies are gone: the isolation comes from RLS, not from
-the shape of the queries.
+the shape of the queries. Every test runs twice: through ``Database.scoped`` and through ``AsyncDatabase.scoped``.
 """
 
 from __future__ import annotations
 
+from collections.abc import Iterator
 from typing import Any, LiteralString
 
 import psycopg
 import pytest
 
-from scopedb import ScopeViolationError
+from scopedb import Database, ScopeViolationError
 from scopedb.errors import PermissionDeniedError
 from scopedb.testing import app_connection
-from tests.conftest import DATA_TABLES, Tenants
+from tests.async_bridge import AsyncBridge
+from tests.conftest import DATA_TABLES, Tenants, make_tenants
+
+
+@pytest.fixture(params=["sync", "async"])
+def tenants(request: pytest.FixtureRequest, scopedb_db: Database) -> Iterator[Tenants]:
+    """The two tenants, with scoped transactions opened through the sync or the async API."""
+    tenants = make_tenants(scopedb_db)
+    if request.param == "sync":
+        yield tenants
+        return
+    bridge = AsyncBridge(scopedb_db)
+    tenants.scoped_with = bridge.scoped
+    try:
+        yield tenants
+    finally:
+        bridge.close()
+
 
 PROJECT_COLUMN = {
     "projects": "id",
@@ -36,7 +54,7 @@ def _select_projects(table: str) -> LiteralString:
 
 @pytest.mark.parametrize("table", DATA_TABLES)
 def test_select_sees_only_the_scoped_project(tenants: Tenants, table: str) -> None:
-    with tenants.db.scoped(tenants.scope("acme/api")) as s:
+    with tenants.scoped(tenants.scope("acme/api")) as s:
         seen = [row[0] for row in s.execute(_select_projects(table))]
     assert seen, "project A must have rows in every table"
     assert set(seen) == {tenants.a.id}
@@ -47,7 +65,7 @@ def test_select_sees_only_the_scoped_project(tenants: Tenants, table: str) -> No
 @pytest.mark.parametrize("table", ["resources", "resource_links", "fragments"])
 def test_update_and_delete_leave_other_projects_untouched(tenants: Tenants, table: str) -> None:
     before_b = tenants.admin_rows(table, f"project_id = {tenants.b.id}")
-    with tenants.db.scoped(tenants.scope("acme/api")) as s:
+    with tenants.scoped(tenants.scope("acme/api")) as s:
         updated = s.execute(f"UPDATE scopedb.{table} SET created_at = created_at")
         assert updated.rowcount == tenants.count(table, tenants.a)
         deleted = s.execute(f"DELETE FROM scopedb.{table}")
@@ -71,7 +89,7 @@ def test_insert_into_another_project_is_refused(tenants: Tenants) -> None:
         ("INSERT INTO scopedb.projects (name) VALUES ('evil/new')", ()),
     ]
     for statement, params in attempts:
-        with pytest.raises(ScopeViolationError), tenants.db.scoped(tenants.scope("acme/api")) as s:
+        with pytest.raises(ScopeViolationError), tenants.scoped(tenants.scope("acme/api")) as s:
             s.execute(statement, params)
     assert tenants.count("fragments", tenants.b) == 7
     assert len(tenants.admin_rows("projects")) == 2
@@ -79,22 +97,22 @@ def test_insert_into_another_project_is_refused(tenants: Tenants) -> None:
 
 @pytest.mark.parametrize("table", ["resources", "resource_links", "fragments"])
 def test_update_cannot_move_a_row_into_another_project(tenants: Tenants, table: str) -> None:
-    with pytest.raises(ScopeViolationError), tenants.db.scoped(tenants.scope("acme/api")) as s:
+    with pytest.raises(ScopeViolationError), tenants.scoped(tenants.scope("acme/api")) as s:
         s.execute(f"UPDATE scopedb.{table} SET project_id = %s", (tenants.b.id,))
     assert tenants.count(table, tenants.a) > 0
 
 
 def test_resource_narrowing_and_denial(tenants: Tenants) -> None:
     a1, a2 = tenants.resources["a1"], tenants.resources["a2"]
-    with tenants.db.scoped(tenants.scope("acme/api", resource_ids={a1.id})) as s:
+    with tenants.scoped(tenants.scope("acme/api", resource_ids={a1.id})) as s:
         rows = s.execute("SELECT resource_id FROM scopedb.fragments").rows
         assert {r[0] for r in rows} == {a1.id}  # the project-wide fragment is hidden when narrowing
         assert s.execute("SELECT id FROM scopedb.resources").rows == [(a1.id,)]
         assert s.execute("SELECT count(*) FROM scopedb.resource_links").scalar() == 0  # a2 end is hidden
-    with tenants.db.scoped(tenants.scope("acme/api", denied_resource_ids={a1.id})) as s:
+    with tenants.scoped(tenants.scope("acme/api", denied_resource_ids={a1.id})) as s:
         rows = s.execute("SELECT resource_id FROM scopedb.fragments").rows
         assert {r[0] for r in rows} == {a2.id, None}  # denial keeps project-wide fragments
-    with tenants.db.scoped(tenants.scope("acme/api", resource_ids={a1.id}, denied_resource_ids={a1.id})) as s:
+    with tenants.scoped(tenants.scope("acme/api", resource_ids={a1.id}, denied_resource_ids={a1.id})) as s:
         assert s.execute("SELECT count(*) FROM scopedb.fragments").scalar() == 0
 
 
@@ -102,7 +120,7 @@ def test_write_into_an_out_of_scope_resource_is_refused(tenants: Tenants) -> Non
     a1, a2 = tenants.resources["a1"], tenants.resources["a2"]
     with (
         pytest.raises(ScopeViolationError),
-        tenants.db.scoped(tenants.scope("acme/api", resource_ids={a1.id})) as s,
+        tenants.scoped(tenants.scope("acme/api", resource_ids={a1.id})) as s,
     ):
         s.execute(
             "INSERT INTO scopedb.fragments (project_id, resource_id, content) VALUES (%s, %s, 'x')",
@@ -110,13 +128,13 @@ def test_write_into_an_out_of_scope_resource_is_refused(tenants: Tenants) -> Non
         )
     with (
         pytest.raises(ScopeViolationError),
-        tenants.db.scoped(tenants.scope("acme/api", denied_resource_ids={a2.id})) as s,
+        tenants.scoped(tenants.scope("acme/api", denied_resource_ids={a2.id})) as s,
     ):
         s.execute("UPDATE scopedb.fragments SET resource_id = %s", (a2.id,))
 
 
 def test_two_project_scope_sees_both(tenants: Tenants) -> None:
-    with tenants.db.scoped(tenants.scope("acme/api", "beta/web")) as s:
+    with tenants.scoped(tenants.scope("acme/api", "beta/web")) as s:
         seen = {row[0] for row in s.execute("SELECT project_id FROM scopedb.fragments")}
     assert seen == {tenants.a.id, tenants.b.id}
 
@@ -143,7 +161,7 @@ def test_no_scope_means_refused_writes(tenants: Tenants) -> None:
 
 
 def test_after_commit_the_scope_is_gone(tenants: Tenants) -> None:
-    with tenants.db.scoped(tenants.scope("acme/api")) as s:
+    with tenants.scoped(tenants.scope("acme/api")) as s:
         assert s.execute("SELECT count(*) FROM scopedb.fragments").scalar() == 7
         s.execute("COMMIT")
         # The login outside the transaction's SET LOCAL ROLE has no privileges at all...
@@ -169,6 +187,6 @@ def test_control_without_policies_the_app_would_see_other_projects(tenants: Tena
     """Proof that the isolation tests above can fail: drop RLS on fragments and project B leaks."""
     with psycopg.connect(tenants.db.dsn, autocommit=True) as admin:
         admin.execute("ALTER TABLE scopedb.fragments DISABLE ROW LEVEL SECURITY")
-    with tenants.db.scoped(tenants.scope("acme/api")) as s:
+    with tenants.scoped(tenants.scope("acme/api")) as s:
         seen = {row[0] for row in s.execute(_select_projects("fragments"))}
     assert tenants.b.id in seen

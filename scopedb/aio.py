@@ -1,0 +1,331 @@
+"""The asyncio API: :class:`AsyncDatabase` and ``async with db.scoped(scope) as s``.
+
+Scoped transactions run on psycopg's :class:`~psycopg.AsyncConnection` from a
+:class:`~psycopg_pool.AsyncConnectionPool`, entered exactly as the sync ones are (one pipelined round trip, the
+token a bind parameter) and cleaned the same way before the connection goes back. Every operation of the session
+is the same code as the sync session's (:mod:`scopedb.steps`), so the two cannot disagree about what a scope sees.
+
+Administration — migrations, projects, keys, the audit — stays on the sync :class:`~scopedb.Database` that
+:attr:`AsyncDatabase.sync` holds: it is rare, and a service usually runs it at deploy time.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+from collections.abc import AsyncIterator, Iterable, Sequence
+from contextlib import asynccontextmanager
+from pathlib import Path
+from typing import Any, Literal, TypeVar
+
+import psycopg
+from psycopg import sql
+from psycopg_pool import AsyncConnectionPool, PoolTimeout
+
+from scopedb import sqlfiles, steps
+from scopedb.admin import Admin
+from scopedb.backends import postgres as pg
+from scopedb.backends.base import GraphResult, TextHit, VectorHit
+from scopedb.database import _SESSION_CLEANUP, Database, ScopeEntry
+from scopedb.errors import (
+    ConfigurationError,
+    DatabaseUnavailableError,
+    InvalidSignatureError,
+    ScopedbError,
+    translate,
+)
+from scopedb.ingest import (
+    DEFAULT_BATCH,
+    EdgeIn,
+    Fragment,
+    NodeIn,
+    add_fragments_steps,
+    ingest_fragments_steps,
+    ingest_graph_steps,
+    register_vector_types_async,
+)
+from scopedb.scope import ResourceScope
+from scopedb.server import Backend, Server, resolve_server
+from scopedb.session import SessionClosedError
+from scopedb.steps import Params, Query, Result, SessionState, Statement, Steps
+from scopedb.tokens import SigningKey
+
+T = TypeVar("T")
+
+
+class AsyncScopedSession(SessionState):
+    """The handle of one scoped transaction on an asyncio connection: the methods of
+    :class:`~scopedb.session.ScopedSession`, awaited. (``projects`` is a method here: reading it may query.)"""
+
+    def __init__(
+        self,
+        conn: psycopg.AsyncConnection[Any],
+        *,
+        project_ids: Sequence[int],
+        scope_key: str = "",
+        visible_counts: pg.VisibleCounts | None = None,
+    ) -> None:
+        super().__init__(project_ids=project_ids, scope_key=scope_key, visible_counts=visible_counts)
+        self._conn = conn
+        self._closed = False
+
+    async def projects(self) -> dict[str, int]:
+        """The scope's projects, name to id (read under RLS)."""
+        return await self._run(steps.project_names(self))
+
+    async def execute(self, query: Query, params: Params = None) -> Result:
+        """Run any statement in this transaction, as ``scopedb_app``, still under the scope."""
+        if self._closed:
+            raise SessionClosedError()
+        try:
+            async with self._conn.cursor() as cur:
+                await cur.execute(query, params)
+                columns = tuple(col.name for col in cur.description or ())
+                rows = await cur.fetchall() if cur.description else []
+                return Result(columns=columns, rows=rows, rowcount=cur.rowcount)
+        except psycopg.Error as exc:
+            raise translate(exc) from exc
+
+    async def _run(self, operation: Steps[T]) -> T:
+        async def execute(statement: Statement) -> Result:
+            return await self.execute(statement.query, statement.params)
+
+        async def vector_types() -> None:
+            await register_vector_types_async(self._conn)
+
+        return await steps.drive_async(operation, execute, vector_types)
+
+    async def add_fragment(self, fragment: Fragment) -> str:
+        """Insert one fragment into a project of the scope; returns its id."""
+        return (await self.add_fragments([fragment]))[0]
+
+    async def add_fragments(self, fragments: Iterable[Fragment]) -> list[str]:
+        """Insert fragments into projects of the scope; returns their ids in order."""
+        return await self._run(add_fragments_steps(self, fragments))
+
+    async def ingest_fragments(self, fragments: Iterable[Fragment], *, batch_size: int = DEFAULT_BATCH) -> int:
+        """Insert or update fragments in batches, keyed by project and id; returns rows written."""
+        return await self._run(ingest_fragments_steps(self, fragments, batch_size=batch_size))
+
+    async def ingest_graph(self, nodes: Iterable[NodeIn] = (), edges: Iterable[EdgeIn] = ()) -> tuple[int, int]:
+        """Insert or update graph nodes and edges; returns (nodes, edges) written."""
+        return await self._run(ingest_graph_steps(self, nodes, edges))
+
+    async def search_text(
+        self, query: str, *, limit: int = 10, offset: int = 0, config: str = "english"
+    ) -> list[TextHit]:
+        """Ranked full-text search with snippets."""
+        return await self._run(pg.search_text_steps(self, query, limit=limit, offset=offset, config=config))
+
+    async def search_vector(
+        self, embedding: Sequence[float], *, limit: int = 10, metric: pg.Metric = "cosine"
+    ) -> list[VectorHit]:
+        """Nearest fragments; always min(limit, visible) rows."""
+        return await self._run(pg.search_vector_steps(self, embedding, limit=limit, metric=metric))
+
+    async def search_graph(
+        self, start: str | Sequence[str], *, depth: int = 2, relations: Sequence[str] | None = None
+    ) -> GraphResult:
+        """The k-hop neighbourhood of ``start`` through visible nodes and edges."""
+        return await self._run(pg.search_graph_steps(self, start, depth=depth, relations=relations))
+
+    async def shortest_path(self, source: str, target: str, *, max_depth: int = 6) -> list[str] | None:
+        """A shortest path between two nodes through visible nodes and edges, or None."""
+        return await self._run(pg.shortest_path_steps(self, source, target, max_depth=max_depth))
+
+    async def subgraph(self, kinds: Sequence[str]) -> GraphResult:
+        """The visible nodes of ``kinds`` and the visible edges among them."""
+        return await self._run(pg.subgraph_steps(self, kinds))
+
+
+class AsyncDatabase:
+    """A scopedb database for asyncio services: ``async with db.scoped(scope) as s`` is one transaction as
+    ``scopedb_app`` with the signed scope entered, on a connection of an async pool."""
+
+    def __init__(
+        self,
+        server: Server,
+        *,
+        app_dsn: str | None = None,
+        signing_key: SigningKey | None = None,
+        token_ttl_seconds: int = 300,
+        pool_size: int = 4,
+        scope_entry: ScopeEntry = "function",
+    ) -> None:
+        #: The sync Database used for administration, key lookup and the checks of the application login.
+        self.sync = Database(
+            server,
+            app_dsn=app_dsn,
+            signing_key=signing_key,
+            token_ttl_seconds=token_ttl_seconds,
+            pool_size=1,
+            scope_entry=scope_entry,
+        )
+        self._pool_size = pool_size
+        self._scope_entry = scope_entry
+        self._pool: AsyncConnectionPool[psycopg.AsyncConnection[Any]] | None = None
+        self._pool_lock = asyncio.Lock()
+
+    @classmethod
+    async def open(
+        cls,
+        dsn: str | None = None,
+        *,
+        app_dsn: str | None = None,
+        signing_key: SigningKey | None = None,
+        backend: Backend | None = None,
+        home: Path | None = None,
+        token_ttl_seconds: int = 300,
+        pool_size: int = 4,
+        scope_entry: ScopeEntry = "function",
+    ) -> AsyncDatabase:
+        """Open the database the resolver finds (see :mod:`scopedb.server`); starting an embedded server or a
+        container runs in a worker thread."""
+        server = await asyncio.to_thread(resolve_server, dsn, backend=backend, home=home)
+        return cls(server, app_dsn=app_dsn, signing_key=signing_key, token_ttl_seconds=token_ttl_seconds,
+                   pool_size=pool_size, scope_entry=scope_entry)  # fmt: skip
+
+    @property
+    def server(self) -> Server:
+        return self.sync.server
+
+    @property
+    def dsn(self) -> str:
+        """The administrative DSN."""
+        return self.sync.dsn
+
+    async def migrate(self, *, embedding_dim: int = sqlfiles.DEFAULT_EMBEDDING_DIM) -> None:
+        """:meth:`Database.migrate`, in a worker thread."""
+        await asyncio.to_thread(self.sync.migrate, embedding_dim=embedding_dim)
+
+    def admin(self) -> Admin:
+        """Owner-side operations (sync; see the module docstring)."""
+        return self.sync.admin()
+
+    async def sign(self, scope: ResourceScope, *, actor: str | None = None) -> str:
+        """A signed token for ``scope`` (the first call reads the signing key in a worker thread)."""
+        if self.sync._key is not None and self.sync._audience is not None:
+            return self.sync.sign(scope, actor=actor)
+        return await asyncio.to_thread(self.sync.sign, scope, actor=actor)
+
+    async def close(self) -> None:
+        """Close the async pool and the sync Database's pools."""
+        if self._pool is not None:
+            await self._pool.close()
+        self.sync.close()
+
+    async def __aenter__(self) -> AsyncDatabase:
+        return self
+
+    async def __aexit__(self, *exc: object) -> None:
+        await self.close()
+
+    async def _app_pool(self) -> AsyncConnectionPool[psycopg.AsyncConnection[Any]]:
+        async with self._pool_lock:
+            if self._pool is None:
+                app_dsn = await asyncio.to_thread(self.sync._checked_app_dsn)
+                pool: AsyncConnectionPool[psycopg.AsyncConnection[Any]] = AsyncConnectionPool(
+                    app_dsn,
+                    min_size=1,
+                    max_size=self._pool_size,
+                    open=False,
+                    timeout=30.0,
+                    name="scopedb-app-async",
+                    kwargs={"autocommit": True, "prepare_threshold": None},
+                )
+                try:
+                    await pool.open()
+                except psycopg.Error as exc:
+                    raise DatabaseUnavailableError("could not open a connection pool") from exc
+                self._pool = pool
+            return self._pool
+
+    @asynccontextmanager
+    async def scoped(self, scope: ResourceScope, *, actor: str | None = None) -> AsyncIterator[AsyncScopedSession]:
+        """One transaction as ``scopedb_app`` with ``scope`` entered; committed on success, rolled back on error."""
+        if not isinstance(scope, ResourceScope):
+            raise ConfigurationError("scoped() takes a ResourceScope")
+        pool = await self._app_pool()
+        try:
+            async with pool.connection() as conn:
+                project_ids = await self._enter(conn, scope, actor=actor)
+                session = AsyncScopedSession(
+                    conn,
+                    project_ids=project_ids,
+                    scope_key=scope.model_dump_json() + repr(project_ids),
+                    visible_counts=self.sync._visible_counts,
+                )
+                try:
+                    yield session
+                except BaseException:
+                    session._closed = True
+                    await _end(conn, "ROLLBACK")
+                    raise
+                session._closed = True
+                await _end(conn, "COMMIT")
+        except PoolTimeout as exc:
+            raise DatabaseUnavailableError("no database connection became free in time") from exc
+
+    async def _enter(self, conn: psycopg.AsyncConnection[Any], scope: ResourceScope, *, actor: str | None) -> list[int]:
+        for attempt in (1, 2):
+            token = await self.sign(scope, actor=actor)
+            try:
+                return await self._enter_token(conn, token)
+            except InvalidSignatureError:
+                await _quietly(conn)
+                if attempt == 2 or self.sync._fixed_key is not None:
+                    raise
+                self.sync._key = None  # rotated out: read the active key again
+            except BaseException:
+                await _quietly(conn)
+                raise
+        raise AssertionError("unreachable")
+
+    async def _enter_token(self, conn: psycopg.AsyncConnection[Any], token: str) -> list[int]:
+        """As :meth:`Database._enter_token`: one pipelined round trip, the token only a bind parameter."""
+        try:
+            if self._scope_entry == "function":
+                async with conn.pipeline():
+                    await conn.execute("BEGIN")
+                    await conn.execute("SET LOCAL ROLE scopedb_app")
+                    cur = await conn.execute(sqlfiles.query("session", "enter_scope"), {"token": token})
+                entered = await cur.fetchone()
+                assert entered is not None
+                return [int(pid) for pid in entered[0]["project_ids"]]
+            async with conn.pipeline():
+                await conn.execute("BEGIN")
+                await conn.execute("SET LOCAL ROLE scopedb_app")
+                cur = await conn.execute(sqlfiles.query("session", "resolve_scope"), {"token": token})
+            resolved = await cur.fetchone()
+            assert resolved is not None
+            async with conn.pipeline():
+                await conn.execute(sql.SQL("SET LOCAL scopedb.scope_token = {}").format(sql.Literal(resolved[0])))
+                cur = await conn.execute(sqlfiles.query("session", "scope_project_ids"))
+            ids = await cur.fetchone()
+            assert ids is not None
+            return [int(pid) for pid in ids[0]]
+        except psycopg.Error as exc:
+            raise translate(exc) from exc
+
+
+async def _end(conn: psycopg.AsyncConnection[Any], statement: Literal["COMMIT", "ROLLBACK"]) -> None:
+    """End the transaction and clean the session in one round trip; a failed COMMIT raises, after cleaning up."""
+    try:
+        await conn.execute(f"{statement}; {_SESSION_CLEANUP}")
+    except psycopg.Error as exc:
+        await _quietly(conn)
+        try:
+            await conn.execute(_SESSION_CLEANUP)
+        except psycopg.Error:
+            await conn.close()  # the pool replaces a closed connection rather than lend out a dirty one
+        if statement == "COMMIT":
+            raise translate(exc) from exc
+
+
+async def _quietly(conn: psycopg.AsyncConnection[Any]) -> None:
+    """End the transaction without masking the exception already on its way out."""
+    with contextlib.suppress(psycopg.Error):
+        await conn.execute("ROLLBACK")
+
+
+__all__ = ["AsyncDatabase", "AsyncScopedSession", "ScopedbError"]

@@ -1,0 +1,173 @@
+"""scopedb's operations written once, as generators of statements, and driven by the sync and the async session.
+
+The model is psycopg's own: the logic of an operation (validate, build parameters, run one statement, read its
+rows, maybe run another) is a generator that yields :class:`Statement` objects and receives each one's
+:class:`Result`; :func:`drive` runs it on a blocking connection and :func:`drive_async` on an asyncio one. So
+``ScopedSession.search_vector`` and ``AsyncScopedSession.search_vector`` cannot drift apart: they are the same
+code, and the tests that run against both check one implementation.
+
+A step may also yield :data:`VECTOR_TYPES`, asking the driver to teach the connection pgvector's binary format
+(which needs a catalog lookup the driver does in its own way).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Awaitable, Callable, Generator, Iterator, Mapping, Sequence
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any, LiteralString, TypeVar
+
+from psycopg import sql
+
+from scopedb import sqlfiles
+from scopedb.errors import ScopedbError
+
+if TYPE_CHECKING:
+    from scopedb.backends.postgres import VisibleCounts
+
+T = TypeVar("T")
+Params = Sequence[Any] | Mapping[str, Any] | None
+Query = LiteralString | bytes | sql.SQL | sql.Composed
+
+
+@dataclass(frozen=True)
+class Result:
+    """Rows returned by a statement (empty for statements that return none)."""
+
+    columns: tuple[str, ...]
+    rows: list[tuple[Any, ...]]
+    rowcount: int
+
+    def __iter__(self) -> Iterator[tuple[Any, ...]]:
+        return iter(self.rows)
+
+    def __len__(self) -> int:
+        return len(self.rows)
+
+    def all(self) -> list[tuple[Any, ...]]:
+        """Every row."""
+        return list(self.rows)
+
+    def one(self) -> tuple[Any, ...]:
+        """The only row; anything else is an error."""
+        if len(self.rows) != 1:
+            raise ScopedbError(f"expected exactly one row, got {len(self.rows)}")
+        return self.rows[0]
+
+    def scalar(self) -> Any:
+        """The first column of the first row, or None when there is no row."""
+        return self.rows[0][0] if self.rows else None
+
+    def dicts(self) -> list[dict[str, Any]]:
+        """Rows as dictionaries keyed by column name."""
+        return [dict(zip(self.columns, row, strict=True)) for row in self.rows]
+
+
+@dataclass(frozen=True)
+class Statement:
+    """One statement an operation wants run in the scoped transaction."""
+
+    query: Query
+    params: Params = None
+
+
+class _VectorTypes:
+    """Marker: register pgvector's types on the connection before the next statement."""
+
+
+VECTOR_TYPES = _VectorTypes()
+
+Step = Statement | _VectorTypes
+Steps = Generator[Step, Result | None, T]
+
+
+class SessionState:
+    """What a scoped transaction knows besides its connection, shared by the sync and the async session."""
+
+    def __init__(
+        self,
+        *,
+        project_ids: Sequence[int],
+        scope_key: str = "",
+        visible_counts: VisibleCounts | None = None,
+    ) -> None:
+        self._project_ids = tuple(project_ids)
+        self._scope_key = scope_key
+        self._visible_counts = visible_counts
+        self._project_names: dict[str, int] | None = None
+        self._embedding_dimension: int | None = None
+        #: Which path the last vector search took: "exact" or "hnsw".
+        self.last_vector_strategy: str | None = None
+
+    @property
+    def project_ids(self) -> tuple[int, ...]:
+        """The ids of the scope's projects, as the database resolved them."""
+        return self._project_ids
+
+
+def run(statement: Statement) -> Generator[Step, Result | None, Result]:
+    """One statement as a step (``rows = (yield from run(Statement(...))).rows``)."""
+    result = yield statement
+    assert result is not None
+    return result
+
+
+def project_names(state: SessionState) -> Steps[dict[str, int]]:
+    """The scope's projects, name to id, read under RLS (so exactly what the database admits); cached."""
+    if state._project_names is None:
+        result = yield from run(Statement(sqlfiles.query("session", "scope_projects")))
+        state._project_names = {name: pid for pid, name in result.rows}
+    return dict(state._project_names)
+
+
+def embedding_dimension(state: SessionState) -> Steps[int]:
+    """The width of ``fragments.embedding`` (cached on the session)."""
+    if state._embedding_dimension is None:
+        result = yield from run(Statement(sqlfiles.query("ingest", "embedding_dimension")))
+        state._embedding_dimension = int(result.scalar())
+    return state._embedding_dimension
+
+
+def vector_types() -> Steps[None]:
+    """Ask the driver to register pgvector's binary format on the connection."""
+    yield VECTOR_TYPES
+
+
+def drive(steps: Steps[T], execute: Callable[[Statement], Result], vector_types: Callable[[], None]) -> T:
+    """Run ``steps`` on a blocking connection. A failing statement's error is thrown into the generator, so an
+    operation can translate it (or let it propagate)."""
+    try:
+        step = next(steps)
+        while True:
+            if isinstance(step, Statement):
+                try:
+                    result = execute(step)
+                except ScopedbError as exc:
+                    step = steps.throw(exc)
+                    continue
+                step = steps.send(result)
+            else:
+                vector_types()
+                step = steps.send(None)
+    except StopIteration as done:
+        return done.value  # type: ignore[no-any-return]
+
+
+async def drive_async(
+    steps: Steps[T], execute: Callable[[Statement], Awaitable[Result]], vector_types: Callable[[], Awaitable[None]]
+) -> T:
+    """:func:`drive` for an asyncio connection."""
+    try:
+        step = next(steps)
+        while True:
+            if isinstance(step, Statement):
+                try:
+                    result = await execute(step)
+                except ScopedbError as exc:
+                    step = steps.throw(exc)
+                    continue
+                step = steps.send(result)
+            else:
+                await vector_types()
+                step = steps.send(None)
+    except StopIteration as done:
+        return done.value  # type: ignore[no-any-return]
