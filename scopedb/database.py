@@ -16,7 +16,7 @@ import threading
 from collections.abc import Iterable, Iterator
 from contextlib import contextmanager
 from pathlib import Path
-from typing import Any, Literal
+from typing import Any, Literal, LiteralString
 
 import psycopg
 from psycopg import sql
@@ -235,8 +235,44 @@ class Database:
                 raise
         raise AssertionError("unreachable")
 
-    def _enter_token(self, conn: psycopg.Connection[Any], token: str) -> list[int]:
-        """BEGIN, become scopedb_app and enter the scope in one round trip (a pipeline).
+    def enter_scope(
+        self, conn: psycopg.Connection[Any], scope: ResourceScope, *, actor: str | None = None
+    ) -> list[int]:
+        """Enter ``scope`` in the transaction already open on ``conn``; returns the scope's project ids.
+
+        For integrations that own the connection and the transaction (:mod:`scopedb.sqlalchemy`, a service's own
+        pool): ``conn`` must be logged in as the application login, and not in autocommit mode, because the role
+        and the scope are transaction-local and would end with the statement. Everything the transaction runs
+        afterwards is under RLS for ``scope``. A key rotated and retired since the last call is picked up through
+        a savepoint, without failing the caller's transaction.
+        """
+        if not isinstance(scope, ResourceScope):
+            raise ConfigurationError("enter_scope() takes a ResourceScope")
+        if conn.autocommit:
+            raise ConfigurationError("enter_scope() needs a connection in a transaction, not in autocommit mode")
+        lead: tuple[LiteralString, ...] = ("SET LOCAL ROLE scopedb_app", "SAVEPOINT scopedb_entry")
+        for attempt in (1, 2):
+            token = self.sign(scope, actor=actor)
+            try:
+                return self._enter_token(conn, token, lead=lead, trail=("RELEASE SAVEPOINT scopedb_entry",))
+            except InvalidSignatureError:
+                if attempt == 2 or self._fixed_key is not None:
+                    raise
+                with self._lock:
+                    self._key = None
+                lead = ("ROLLBACK TO SAVEPOINT scopedb_entry",)
+        raise AssertionError("unreachable")
+
+    def _enter_token(
+        self,
+        conn: psycopg.Connection[Any],
+        token: str,
+        *,
+        lead: tuple[LiteralString, ...] = ("BEGIN", "SET LOCAL ROLE scopedb_app"),
+        trail: tuple[LiteralString, ...] = (),
+    ) -> list[int]:
+        """Run ``lead`` (by default: BEGIN, become scopedb_app), enter the scope, then run ``trail``, in one round
+        trip (a pipeline); ``trail`` is skipped when entry fails.
 
         The token travels only as a bind parameter: every application session shares one login, and a session
         that resets its role to that login can read the others' last statement in ``pg_stat_activity`` — a token
@@ -245,9 +281,11 @@ class Database:
         try:
             if self._scope_entry == "function":
                 with conn.pipeline():
-                    conn.execute("BEGIN")
-                    conn.execute("SET LOCAL ROLE scopedb_app")
+                    for statement in lead:
+                        conn.execute(statement)
                     cur = conn.execute(sqlfiles.query("session", "enter_scope"), {"token": token})
+                    for statement in trail:
+                        conn.execute(statement)
                 entered = cur.fetchone()
                 assert entered is not None
                 return [int(pid) for pid in entered[0]["project_ids"]]
@@ -255,14 +293,16 @@ class Database:
             # SET takes no parameters, so the resolved token is in the text of that one statement while it runs;
             # the statement after it replaces that text at once (docs/security.md, residual channels).
             with conn.pipeline():
-                conn.execute("BEGIN")
-                conn.execute("SET LOCAL ROLE scopedb_app")
+                for statement in lead:
+                    conn.execute(statement)
                 cur = conn.execute(sqlfiles.query("session", "resolve_scope"), {"token": token})
             resolved = cur.fetchone()
             assert resolved is not None
             with conn.pipeline():
                 conn.execute(sql.SQL("SET LOCAL scopedb.scope_token = {}").format(sql.Literal(resolved[0])))
                 cur = conn.execute(sqlfiles.query("session", "scope_project_ids"))
+                for statement in trail:
+                    conn.execute(statement)
             ids = cur.fetchone()
             assert ids is not None
             return [int(pid) for pid in ids[0]]
