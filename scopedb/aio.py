@@ -16,7 +16,7 @@ import contextlib
 from collections.abc import AsyncIterator, Iterable, Sequence
 from contextlib import asynccontextmanager
 from pathlib import Path
-from typing import Any, Literal, TypeVar
+from typing import Any, Literal, LiteralString, TypeVar
 
 import psycopg
 from psycopg import sql
@@ -281,26 +281,75 @@ class AsyncDatabase:
                 raise
         raise AssertionError("unreachable")
 
-    async def _enter_token(self, conn: psycopg.AsyncConnection[Any], token: str) -> list[int]:
+    async def enter_scope(
+        self, conn: psycopg.AsyncConnection[Any], scope: ResourceScope, *, actor: str | None = None
+    ) -> list[int]:
+        """:meth:`Database.enter_scope` for an async connection: enter ``scope`` in the transaction the caller
+        has open on ``conn`` (not in autocommit mode); a retired key is retried through a savepoint."""
+        if not isinstance(scope, ResourceScope):
+            raise ConfigurationError("enter_scope() takes a ResourceScope")
+        if conn.autocommit:
+            raise ConfigurationError("enter_scope() needs a connection in a transaction, not in autocommit mode")
+        lead: tuple[LiteralString, ...] = ("SET LOCAL ROLE scopedb_app", "SAVEPOINT scopedb_entry")
+        for attempt in (1, 2):
+            token = await self.sign(scope, actor=actor)
+            try:
+                return await self._enter_token(conn, token, lead=lead, trail=("RELEASE SAVEPOINT scopedb_entry",))
+            except InvalidSignatureError:
+                if attempt == 2 or self.sync._fixed_key is not None:
+                    raise
+                self.sync._key = None
+                lead = ("ROLLBACK TO SAVEPOINT scopedb_entry",)
+        raise AssertionError("unreachable")
+
+    async def resolve_resource_scope(
+        self,
+        project_names: Iterable[str],
+        *,
+        include: Iterable[str] | None = None,
+        exclude: Iterable[str] | None = None,
+    ) -> ResourceScope:
+        """:meth:`Database.resolve_resource_scope`, in a worker thread (it reads under the projects' own scope)."""
+        return await asyncio.to_thread(
+            self.sync.resolve_resource_scope, project_names, include=include, exclude=exclude
+        )
+
+    @property
+    def app_dsn(self) -> str:
+        """The DSN of the application login scoped transactions use."""
+        return self.sync.app_dsn
+
+    async def _enter_token(
+        self,
+        conn: psycopg.AsyncConnection[Any],
+        token: str,
+        *,
+        lead: tuple[LiteralString, ...] = ("BEGIN", "SET LOCAL ROLE scopedb_app"),
+        trail: tuple[LiteralString, ...] = (),
+    ) -> list[int]:
         """As :meth:`Database._enter_token`: one pipelined round trip, the token only a bind parameter."""
         try:
             if self._scope_entry == "function":
                 async with conn.pipeline():
-                    await conn.execute("BEGIN")
-                    await conn.execute("SET LOCAL ROLE scopedb_app")
+                    for statement in lead:
+                        await conn.execute(statement)
                     cur = await conn.execute(sqlfiles.query("session", "enter_scope"), {"token": token})
+                    for statement in trail:
+                        await conn.execute(statement)
                 entered = await cur.fetchone()
                 assert entered is not None
                 return [int(pid) for pid in entered[0]["project_ids"]]
             async with conn.pipeline():
-                await conn.execute("BEGIN")
-                await conn.execute("SET LOCAL ROLE scopedb_app")
+                for statement in lead:
+                    await conn.execute(statement)
                 cur = await conn.execute(sqlfiles.query("session", "resolve_scope"), {"token": token})
             resolved = await cur.fetchone()
             assert resolved is not None
             async with conn.pipeline():
                 await conn.execute(sql.SQL("SET LOCAL scopedb.scope_token = {}").format(sql.Literal(resolved[0])))
                 cur = await conn.execute(sqlfiles.query("session", "scope_project_ids"))
+                for statement in trail:
+                    await conn.execute(statement)
             ids = await cur.fetchone()
             assert ids is not None
             return [int(pid) for pid in ids[0]]

@@ -6,6 +6,7 @@ from __future__ import annotations
 import asyncio
 import random
 
+import psycopg
 import pytest
 
 from scopedb import AsyncDatabase, Fragment, ResourceScope, ScopeViolationError
@@ -141,3 +142,34 @@ def test_no_scope_object_is_refused(tenants: Tenants) -> None:
 
     with pytest.raises(ConfigurationError, match=ResourceScope.__name__):
         asyncio.run(work())
+
+
+def test_enter_scope_on_a_connection_the_caller_owns(tenants: Tenants) -> None:
+    """For services with their own async pool: scope entry inside their transaction, retried past a retired key."""
+
+    async def work() -> tuple[set[int], set[int]]:
+        async with _async_db(tenants) as adb:
+            conn = await psycopg.AsyncConnection.connect(adb.app_dsn)
+            owners = "SELECT DISTINCT project_id FROM scopedb.fragments"
+            try:
+                await adb.enter_scope(conn, tenants.scope("beta/web"))
+                first = {r[0] for r in await (await conn.execute(owners)).fetchall()}
+                await conn.rollback()
+                admin = tenants.db.admin()
+                old = admin.active_signing_key()
+                assert old is not None
+                admin.rotate_signing_key()
+                admin.retire_signing_key(old.key_id)
+                await adb.enter_scope(conn, tenants.scope("acme/api"))
+                second = {r[0] for r in await (await conn.execute(owners)).fetchall()}
+                await conn.rollback()
+                await conn.set_autocommit(True)
+                with pytest.raises(ConfigurationError, match="autocommit"):
+                    await adb.enter_scope(conn, tenants.scope("acme/api"))
+            finally:
+                await conn.close()
+            return first, second
+
+    first, second = asyncio.run(work())
+    assert first == {tenants.b.id}
+    assert second == {tenants.a.id}
