@@ -10,10 +10,12 @@ dependency missing from ``pyproject.toml`` fails it.
 from __future__ import annotations
 
 import os
+import shutil
 import site
 import subprocess
 import sys
 import sysconfig
+import tempfile
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -111,9 +113,15 @@ def test_the_wheel_carries_everything_scopedb_needs(wheel: Path, empty_database:
 
 @pytest.mark.slow
 def test_pip_install_of_the_wheel_with_its_dependencies(wheel: Path, empty_database: str, tmp_path: Path) -> None:
-    venv = tmp_path / "venv"
-    subprocess.run([sys.executable, "-m", "venv", str(venv)], check=True)
-    subprocess.run(
-        [str(venv / "bin" / "python"), "-m", "pip", "install", "--quiet", str(wheel)], check=True, timeout=1200
-    )
-    _check_installed_copy(venv, wheel, empty_database, tmp_path)
+    # Run as root, the embedded server switches to its own system user, which must be able to reach the
+    # PostgreSQL binaries inside this venv: so the venv lives in a directory others can traverse.
+    place = Path(tempfile.mkdtemp(prefix="scopedb-wheel-"))
+    place.chmod(0o755)
+    try:
+        venv = place / "venv"
+        subprocess.run([sys.executable, "-m", "venv", str(venv)], check=True)
+        pip_install = [str(venv / "bin" / "python"), "-m", "pip", "install", "--quiet"]
+        subprocess.run([*pip_install, str(wheel)], check=True, timeout=1200)
+        _check_installed_copy(venv, wheel, empty_database, tmp_path)
+    finally:
+        shutil.rmtree(place, ignore_errors=True)
