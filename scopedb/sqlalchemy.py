@@ -211,9 +211,12 @@ def _clean_connection(dbapi_connection: Any, connection_record: Any, reset_state
 
 
 def _translate_error(context: ExceptionContext) -> None:
-    """The one place SQLAlchemy's wrapped driver errors become :mod:`scopedb.errors` (raising replaces them)."""
+    """The one place SQLAlchemy's wrapped driver errors become :mod:`scopedb.errors` (raising replaces them).
+
+    Lost connections too: SQLAlchemy invalidates the pooled connection after its handlers run, whatever they raise.
+    """
     original = context.original_exception
-    if isinstance(original, psycopg.Error) and not context.is_disconnect:
+    if isinstance(original, psycopg.Error):
         raise translate(original) from original
 
 

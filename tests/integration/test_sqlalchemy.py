@@ -14,7 +14,13 @@ from sqlalchemy.dialects import postgresql
 
 from scopedb import Database, ResourceScope
 from scopedb import sqlalchemy as sdb
-from scopedb.errors import ConfigurationError, PermissionDeniedError, QueryError, ScopeViolationError
+from scopedb.errors import (
+    ConfigurationError,
+    ConnectionLostError,
+    PermissionDeniedError,
+    QueryError,
+    ScopeViolationError,
+)
 from scopedb.server import Server
 from tests.conftest import Tenants
 
@@ -118,6 +124,18 @@ def test_nothing_of_one_transaction_reaches_the_next_on_the_pooled_connection(
         assert conn.exec_driver_sql("SHOW application_name").scalar() != "beta-session"
     with pytest.raises(QueryError), sdb.scoped_connection(tenants.db, engine, tenants.scope("acme/api")) as conn:
         conn.exec_driver_sql("FETCH ALL FROM held")  # the held cursor (beta's rows) did not survive the checkin
+
+
+def test_a_lost_connection_is_one_typed_error_and_the_pool_recovers(tenants: Tenants, engine: sa.Engine) -> None:
+    factory = sdb.sessionmaker(tenants.db, engine)
+    with factory(tenants.scope("acme/api")) as session:
+        pid = session.scalar(sa.text("SELECT pg_backend_pid()"))
+        with psycopg.connect(tenants.db.dsn, autocommit=True) as admin:
+            admin.execute("SELECT pg_terminate_backend(%s)", (pid,))
+        with pytest.raises(ConnectionLostError):
+            session.execute(sa.text("SELECT count(*) FROM scopedb.fragments"))
+    with factory(tenants.scope("acme/api")) as session:  # a new connection, scoped as before
+        assert session.scalar(sa.select(sa.func.count()).select_from(sdb.fragments)) == 7
 
 
 def test_a_rotated_and_retired_key_does_not_fail_the_transaction(tenants: Tenants, engine: sa.Engine) -> None:
