@@ -267,10 +267,23 @@ class AsyncDatabase:
             raise DatabaseUnavailableError("no database connection became free in time") from exc
 
     async def _enter(self, conn: psycopg.AsyncConnection[Any], scope: ResourceScope, *, actor: str | None) -> list[int]:
+        """As :meth:`Database._enter`, sharing its kept resolved tokens."""
+        kept_tokens = self.sync._resolved
+        key = kept_tokens.key(scope, actor) if self._scope_entry == "function" else None
+        if key is not None and (kept := kept_tokens.get(key)) is not None:
+            try:
+                ids = await self._reenter(conn, kept.token)
+            except BaseException:
+                await _quietly(conn)
+                raise
+            if ids and tuple(ids) == kept.project_ids:
+                return ids
+            await _quietly(conn)  # it no longer verifies (a retired key): resolve afresh
+            kept_tokens.discard(key)
         for attempt in (1, 2):
             token = await self.sign(scope, actor=actor)
             try:
-                return await self._enter_token(conn, token)
+                return await self._enter_token(conn, token, remember=key)
             except InvalidSignatureError:
                 await _quietly(conn)
                 if attempt == 2 or self.sync._fixed_key is not None:
@@ -319,6 +332,20 @@ class AsyncDatabase:
         """The DSN of the application login scoped transactions use."""
         return self.sync.app_dsn
 
+    async def _reenter(self, conn: psycopg.AsyncConnection[Any], token: str) -> list[int]:
+        """As :meth:`Database._reenter`: set a kept resolved token in one round trip; its project ids, if any."""
+        try:
+            async with conn.pipeline():
+                await conn.execute("BEGIN")
+                await conn.execute("SET LOCAL ROLE scopedb_app")
+                await conn.execute(sqlfiles.query("session", "reenter_scope"), {"token": token})
+                cur = await conn.execute(sqlfiles.query("session", "scope_project_ids"))
+            ids = await cur.fetchone()
+        except psycopg.Error as exc:
+            raise translate(exc) from exc
+        assert ids is not None
+        return [int(pid) for pid in ids[0]]
+
     async def _enter_token(
         self,
         conn: psycopg.AsyncConnection[Any],
@@ -326,6 +353,7 @@ class AsyncDatabase:
         *,
         lead: tuple[LiteralString, ...] = ("BEGIN", "SET LOCAL ROLE scopedb_app"),
         trail: tuple[LiteralString, ...] = (),
+        remember: str | None = None,
     ) -> list[int]:
         """As :meth:`Database._enter_token`: one pipelined round trip, the token only a bind parameter."""
         try:
@@ -336,9 +364,13 @@ class AsyncDatabase:
                     cur = await conn.execute(sqlfiles.query("session", "enter_scope"), {"token": token})
                     for statement in trail:
                         await conn.execute(statement)
+                    kept = await conn.execute(sqlfiles.query("session", "resolved_token")) if remember else None
                 entered = await cur.fetchone()
                 assert entered is not None
-                return [int(pid) for pid in entered[0]["project_ids"]]
+                ids = [int(pid) for pid in entered[0]["project_ids"]]
+                if remember is not None and kept is not None and (row := await kept.fetchone()) is not None:
+                    self.sync._resolved.put(remember, row[0], ids)
+                return ids
             async with conn.pipeline():
                 for statement in lead:
                     await conn.execute(statement)
@@ -350,9 +382,9 @@ class AsyncDatabase:
                 cur = await conn.execute(sqlfiles.query("session", "scope_project_ids"))
                 for statement in trail:
                     await conn.execute(statement)
-            ids = await cur.fetchone()
-            assert ids is not None
-            return [int(pid) for pid in ids[0]]
+            row = await cur.fetchone()
+            assert row is not None
+            return [int(pid) for pid in row[0]]
         except psycopg.Error as exc:
             raise translate(exc) from exc
 

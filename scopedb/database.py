@@ -32,6 +32,7 @@ from scopedb.errors import (
     ScopedbError,
     translate,
 )
+from scopedb.resolved import ResolvedScopes
 from scopedb.scope import ResourceScope
 from scopedb.server import APP_LOGIN_ROLE, Backend, Server, resolve_server
 from scopedb.session import ScopedSession
@@ -83,6 +84,9 @@ class Database:
         self._audience: str | None = None
         self._closed = False
         self._visible_counts = VisibleCounts()
+        # A kept token is reused only while at least half its lifetime is left, so a transaction entered from one
+        # has as long before its scope expires as the token lifetime's half (see scopedb.resolved).
+        self._resolved = ResolvedScopes(margin_seconds=token_ttl_seconds / 2)
 
     # Opening and closing --------------------------------------------------------------------------------------
 
@@ -219,11 +223,23 @@ class Database:
             raise DatabaseUnavailableError("no database connection became free in time") from exc
 
     def _enter(self, conn: psycopg.Connection[Any], scope: ResourceScope, *, actor: str | None) -> list[int]:
-        """BEGIN, become scopedb_app, enter the signed scope: one round trip. Retries once after a key rotation."""
+        """BEGIN, become scopedb_app, enter the signed scope: one round trip. Reuses the scope's resolved token
+        while it is valid (see :mod:`scopedb.resolved`); retries once after a key rotation."""
+        key = self._resolved.key(scope, actor) if self._scope_entry == "function" else None
+        if key is not None and (kept := self._resolved.get(key)) is not None:
+            try:
+                ids = self._reenter(conn, kept.token)
+            except BaseException:
+                _quietly(conn, "ROLLBACK")
+                raise
+            if ids and tuple(ids) == kept.project_ids:
+                return ids
+            _quietly(conn, "ROLLBACK")  # it no longer verifies (a retired key): resolve afresh
+            self._resolved.discard(key)
         for attempt in (1, 2):
             token = self.sign(scope, actor=actor)
             try:
-                return self._enter_token(conn, token)
+                return self._enter_token(conn, token, remember=key)
             except InvalidSignatureError:
                 _quietly(conn, "ROLLBACK")
                 if attempt == 2 or self._fixed_key is not None:
@@ -234,6 +250,21 @@ class Database:
                 _quietly(conn, "ROLLBACK")
                 raise
         raise AssertionError("unreachable")
+
+    def _reenter(self, conn: psycopg.Connection[Any], token: str) -> list[int]:
+        """BEGIN, become scopedb_app and set a resolved token kept from an earlier entry: one round trip. Returns
+        the project ids the database reads from it (none when it no longer verifies)."""
+        try:
+            with conn.pipeline():
+                conn.execute("BEGIN")
+                conn.execute("SET LOCAL ROLE scopedb_app")
+                conn.execute(sqlfiles.query("session", "reenter_scope"), {"token": token})
+                cur = conn.execute(sqlfiles.query("session", "scope_project_ids"))
+            ids = cur.fetchone()
+        except psycopg.Error as exc:
+            raise translate(exc) from exc
+        assert ids is not None
+        return [int(pid) for pid in ids[0]]
 
     def enter_scope(
         self, conn: psycopg.Connection[Any], scope: ResourceScope, *, actor: str | None = None
@@ -270,9 +301,11 @@ class Database:
         *,
         lead: tuple[LiteralString, ...] = ("BEGIN", "SET LOCAL ROLE scopedb_app"),
         trail: tuple[LiteralString, ...] = (),
+        remember: str | None = None,
     ) -> list[int]:
         """Run ``lead`` (by default: BEGIN, become scopedb_app), enter the scope, then run ``trail``, in one round
-        trip (a pipeline); ``trail`` is skipped when entry fails.
+        trip (a pipeline); ``trail`` is skipped when entry fails. With ``remember`` (a key of
+        :class:`~scopedb.resolved.ResolvedScopes`), the resolved token is read in the same round trip and kept.
 
         The token travels only as a bind parameter: every application session shares one login, and a session
         that resets its role to that login can read the others' last statement in ``pg_stat_activity`` — a token
@@ -286,9 +319,13 @@ class Database:
                     cur = conn.execute(sqlfiles.query("session", "enter_scope"), {"token": token})
                     for statement in trail:
                         conn.execute(statement)
+                    kept = conn.execute(sqlfiles.query("session", "resolved_token")) if remember else None
                 entered = cur.fetchone()
                 assert entered is not None
-                return [int(pid) for pid in entered[0]["project_ids"]]
+                ids = [int(pid) for pid in entered[0]["project_ids"]]
+                if remember is not None and kept is not None and (row := kept.fetchone()) is not None:
+                    self._resolved.put(remember, row[0], ids)
+                return ids
             # The SET LOCAL form: what Citus forwards to its workers (citus.propagate_set_commands = 'local').
             # SET takes no parameters, so the resolved token is in the text of that one statement while it runs;
             # the statement after it replaces that text at once (docs/security.md, residual channels).
@@ -303,9 +340,9 @@ class Database:
                 cur = conn.execute(sqlfiles.query("session", "scope_project_ids"))
                 for statement in trail:
                     conn.execute(statement)
-            ids = cur.fetchone()
-            assert ids is not None
-            return [int(pid) for pid in ids[0]]
+            row = cur.fetchone()
+            assert row is not None
+            return [int(pid) for pid in row[0]]
         except psycopg.Error as exc:
             raise translate(exc) from exc
 

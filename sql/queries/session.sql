@@ -8,6 +8,15 @@ SELECT scopedb.enter_scope(%(token)s);
 -- For the SET LOCAL form (Citus): the resolved token to put into scopedb.scope_token.
 SELECT scopedb.resolve_scope(%(token)s);
 
+-- name: resolved_token
+-- After enter_scope, in the same pipeline: the resolved token it set, which scopedb reuses for later entries of
+-- the same scope while it is valid (scopedb.resolved). Reading a setting needs no privilege.
+SELECT pg_catalog.current_setting('scopedb.scope_token');
+
+-- name: reenter_scope
+-- Sets a resolved token kept from an earlier entry; the policies verify it on every statement as always.
+SELECT pg_catalog.set_config('scopedb.scope_token', %(token)s, true);
+
 -- name: scope_project_ids
 -- After SET LOCAL of a resolved token: the project ids it carries (empty when it does not verify).
 SELECT coalesce(scopedb.scope_project_ids(), '{}');
