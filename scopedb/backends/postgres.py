@@ -114,7 +114,6 @@ def search_text_steps(
         "limit": limit,
         "offset": offset,
         "max_rows": limit + offset,
-        "projects": list(state.project_ids),
     }
     try:
         result = yield from steps.run(Statement(sqlfiles.query("retrieval", "search_text"), params))
