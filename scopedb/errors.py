@@ -89,6 +89,14 @@ class UnknownProjectError(ScopeError):
     """The scope names a project that does not exist."""
 
 
+class ScopeTooComplexError(ScopeError):
+    """The scope asks for more path and name patterns than a scope may carry.
+
+    Every pattern is tested against every row a policy checks, so their number, length and wildcards are bounded
+    (see :mod:`scopedb.patterns`). Not a ``ValueError``, so that pydantic passes it through unchanged.
+    """
+
+
 class NoteNotFoundError(ScopedbError):
     """memory record not found"""
 
@@ -123,6 +131,7 @@ _BY_SQLSTATE: dict[str, type[ScopedbError]] = {
     "SD003": ExpiredTokenError,
     "SD004": AudienceMismatchError,
     "SD005": UnknownProjectError,
+    "SD006": ScopeTooComplexError,
     "SD404": NoteNotFoundError,
     "42501": PermissionDeniedError,  # insufficient_privilege, including row-level security refusals
     "23505": UniqueViolationError,
@@ -131,7 +140,7 @@ _BY_SQLSTATE: dict[str, type[ScopedbError]] = {
 }
 
 # Messages we may pass through: they are produced by our own SQL (RAISE in sql/*.sql) and name no row data.
-_OWN_MESSAGE_STATES = frozenset({"SD001", "SD002", "SD003", "SD004", "SD005", "SD404"})
+_OWN_MESSAGE_STATES = frozenset({"SD001", "SD002", "SD003", "SD004", "SD005", "SD006", "SD404"})
 
 
 def translate(exc: psycopg.Error) -> ScopedbError:

@@ -13,18 +13,34 @@ matches when any include pattern matches (or there is none) and no exclude patte
 The compiler emits only constructs both engines agree on: escaped literals (a backslash before a
 non-alphanumeric character is that character in both), negated bracket classes, ``*``/``+``/``?`` quantifiers,
 non-capturing groups and the ``\\A``/``\\Z`` anchors (``$`` would let Python match before a final newline). The
-conformance corpora in ``tests/conformance`` check every expectation against both engines.
+compiled patterns are what PostgreSQL evaluates; the conformance corpora in ``tests/conformance`` check every
+expectation against both engines.
+
+In Python, :meth:`CompiledScope.matches` does not use ``re``: a backtracking engine takes exponential time on
+globs like ``*a*a*a*a*a*a*a*a*b`` (11 s for a 50-character path). It matches segment by segment instead, with
+each segment glob matched by the single-backtrack wildcard algorithm, in time proportional to the pattern's
+length times the subject's. What a scope may ask for is bounded too (:data:`MAX_PATTERNS`,
+:data:`MAX_PATTERN_LENGTH`, :data:`MAX_WILDCARDS`): PostgreSQL evaluates every pattern against every row a policy
+checks, and a scope past the bound is refused with :class:`~scopedb.errors.ScopeTooComplexError`.
 """
 
 from __future__ import annotations
 
 import functools
-import re
 from collections.abc import Iterable
 from dataclasses import dataclass
 from enum import Enum
 
-from scopedb.errors import ScopedbError
+from scopedb.errors import ScopedbError, ScopeTooComplexError
+
+#: At most this many path and name patterns in one scope (includes and excludes of both dialects together). The
+#: database refuses more (SQLSTATE SD006); PostgreSQL's regex cache holds 32 compiled patterns per session.
+MAX_PATTERNS = 16
+#: At most this many characters in one pattern.
+MAX_PATTERN_LENGTH = 256
+#: At most this many wildcards that match a run (``*``, and ``**`` segments) in one pattern; ``?`` matches one
+#: character and costs no more than a literal.
+MAX_WILDCARDS = 8
 
 
 class PatternError(ScopedbError, ValueError):
@@ -82,6 +98,8 @@ def _validate(pattern: str, dialect: Dialect) -> list[str]:
         raise PatternError(f"a {dialect.value} pattern must be a string")
     if pattern == "":
         raise PatternError(f"empty {dialect.value} pattern")
+    if len(pattern) > MAX_PATTERN_LENGTH:
+        raise ScopeTooComplexError(f"a {dialect.value} pattern is longer than {MAX_PATTERN_LENGTH} characters")
     segments = pattern.split(dialect.separator)
     if any(segment == "" for segment in segments):
         raise PatternError(
@@ -90,6 +108,9 @@ def _validate(pattern: str, dialect: Dialect) -> list[str]:
         )
     if dialect is Dialect.NAMES and any(":" in segment for segment in segments):
         raise PatternError(f"name pattern {pattern!r} has a ':' that is not part of a '::' separator")
+    wildcards = sum(1 if seg == "**" else _tokens(seg, dialect).count(_RUN) for seg in segments)
+    if wildcards > MAX_WILDCARDS:
+        raise ScopeTooComplexError(f"a {dialect.value} pattern has more than {MAX_WILDCARDS} wildcards")
     return segments
 
 
@@ -139,30 +160,93 @@ def compile_union(patterns: Iterable[str], dialect: Dialect) -> str | None:
     return rf"\A(?:{'|'.join(bodies)})\Z"
 
 
+# A segment glob as tokens: a literal character, or _ANY (one character, ``?`` in paths), or _RUN (``*``).
+_ANY, _RUN = object(), object()
+Token = str | object
+
+
+@functools.lru_cache(maxsize=4096)
+def _tokens(segment: str, dialect: Dialect) -> tuple[Token, ...]:
+    out: list[Token] = []
+    for char in segment:
+        if char == "*":
+            if not out or out[-1] is not _RUN:  # a run of stars inside a segment is one star
+                out.append(_RUN)
+        elif char == "?" and dialect is Dialect.PATHS:
+            out.append(_ANY)
+        else:
+            out.append(char)
+    return tuple(out)
+
+
+def _segment_matches(tokens: tuple[Token, ...], text: str) -> bool:
+    """A segment glob against one segment (which holds no separator): the wildcard algorithm that, on a mismatch,
+    only ever resumes after the most recent star, so it runs in O(len(tokens) * len(text))."""
+    t = i = 0
+    star, mark = -1, 0
+    while i < len(text):
+        if t < len(tokens) and (tokens[t] is _ANY or tokens[t] == text[i]):
+            t, i = t + 1, i + 1
+        elif t < len(tokens) and tokens[t] is _RUN:
+            star, mark, t = t, i, t + 1
+        elif star >= 0:
+            mark += 1
+            t, i = star + 1, mark
+        else:
+            return False
+    while t < len(tokens) and tokens[t] is _RUN:
+        t += 1
+    return t == len(tokens)
+
+
+def _pattern_matches(pattern: str, subject: str, dialect: Dialect) -> bool:
+    """One validated pattern against a subject, segment by segment: an ordinary segment matches one subject segment,
+    ``**`` matches zero (paths) or one (names) or more non-empty segments. Dynamic programming over (pattern segment,
+    subject segment) keeps it polynomial whatever the pattern."""
+    sep = dialect.separator
+    segments = pattern.split(sep)
+    if dialect is Dialect.PATHS and subject == "" and all(seg == "**" for seg in segments):
+        return True  # the empty path is zero segments, which '**' alone matches
+    parts = subject.split(sep)
+    if dialect is Dialect.NAMES and any(":" in part for part in parts):
+        return False  # a lone ':' is matched by nothing: '*' and '**' exclude ':' and literals have none
+    minimum = 0 if dialect is Dialect.PATHS else 1
+    n = len(parts)
+    # reach[i]: the pattern so far can end right before subject segment i.
+    reach = [True] + [False] * n
+    for seg in segments:
+        step = [False] * (n + 1)
+        if seg == "**":
+            # Some earlier reachable i with parts[i:k] all non-empty (at least `minimum` of them) reaches k.
+            carry = False
+            for k in range(n + 1):
+                if k:
+                    carry = (carry or reach[k - 1]) and parts[k - 1] != ""
+                step[k] = carry or (minimum == 0 and reach[k])
+        else:
+            tokens = _tokens(seg, dialect)
+            for i in range(n):
+                if reach[i] and _segment_matches(tokens, parts[i]):
+                    step[i + 1] = True
+        reach = step
+        if not any(reach):
+            return False
+    return reach[n]
+
+
 @dataclass(frozen=True)
 class CompiledScope:
-    """Include/exclude patterns of one dialect, compiled once."""
+    """Include/exclude patterns of one dialect, validated once."""
 
     dialect: Dialect
     include: tuple[str, ...]
     exclude: tuple[str, ...]
 
-    @functools.cached_property
-    def _include_re(self) -> re.Pattern[str] | None:
-        union = compile_union(self.include, self.dialect)
-        return re.compile(union) if union else None
-
-    @functools.cached_property
-    def _exclude_re(self) -> re.Pattern[str] | None:
-        union = compile_union(self.exclude, self.dialect)
-        return re.compile(union) if union else None
-
     def matches(self, subject: str) -> bool:
-        """Include (union; none means everything), then exclude."""
-        include, exclude = self._include_re, self._exclude_re
-        if include is not None and include.match(subject) is None:
+        """Include (any; none means everything), then exclude."""
+        if self.include and not any(_pattern_matches(p, subject, self.dialect) for p in self.include):
             return False
-        return exclude is None or exclude.match(subject) is None
+        return not any(_pattern_matches(p, subject, self.dialect) for p in self.exclude)
 
 
 def compile_scope(include: Iterable[str], exclude: Iterable[str], dialect: Dialect) -> CompiledScope:

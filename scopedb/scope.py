@@ -10,10 +10,10 @@ import datetime as dt
 from functools import cached_property
 from typing import Annotated, Literal
 
-from pydantic import AfterValidator, AwareDatetime, BaseModel, ConfigDict, Field, field_validator
+from pydantic import AfterValidator, AwareDatetime, BaseModel, ConfigDict, Field, field_validator, model_validator
 
-from scopedb.errors import ScopeViolationError
-from scopedb.patterns import CompiledScope, Dialect, compile_scope
+from scopedb.errors import ScopeTooComplexError, ScopeViolationError
+from scopedb.patterns import MAX_PATTERNS, CompiledScope, Dialect, compile_scope
 
 
 def _identifier(value: str) -> str:
@@ -95,6 +95,13 @@ class ResourceScope(BaseModel):
     def _check_names(cls, value: frozenset[str]) -> frozenset[str]:
         compile_scope(value, (), Dialect.NAMES)
         return value
+
+    @model_validator(mode="after")
+    def _check_pattern_count(self) -> ResourceScope:
+        count = len(self.include_paths) + len(self.exclude_paths) + len(self.include_names) + len(self.exclude_names)
+        if count > MAX_PATTERNS:
+            raise ScopeTooComplexError(f"a scope may carry at most {MAX_PATTERNS} path and name patterns, not {count}")
+        return self
 
     @cached_property
     def _paths(self) -> CompiledScope:
