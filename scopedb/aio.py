@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import logging
 from collections.abc import AsyncIterator, Iterable, Sequence
 from contextlib import asynccontextmanager
 from pathlib import Path
@@ -22,11 +23,11 @@ import psycopg
 from psycopg import sql
 from psycopg_pool import AsyncConnectionPool, PoolTimeout
 
-from scopedb import sqlfiles, steps
+from scopedb import deletes, sqlfiles, steps
 from scopedb.admin import Admin
 from scopedb.backends import postgres as pg
 from scopedb.backends.base import GraphResult, TextHit, VectorHit
-from scopedb.database import _SESSION_CLEANUP, Database, ScopeEntry
+from scopedb.database import Database, ScopeEntry, StoredSettingsError
 from scopedb.errors import (
     ConfigurationError,
     DatabaseUnavailableError,
@@ -51,6 +52,7 @@ from scopedb.steps import Params, Query, Result, SessionState, Statement, Steps
 from scopedb.tokens import SigningKey
 
 T = TypeVar("T")
+log = logging.getLogger(__name__)
 
 
 class AsyncScopedSession(SessionState):
@@ -110,6 +112,26 @@ class AsyncScopedSession(SessionState):
     async def ingest_graph(self, nodes: Iterable[NodeIn] = (), edges: Iterable[EdgeIn] = ()) -> tuple[int, int]:
         """Insert or update graph nodes and edges; returns (nodes, edges) written."""
         return await self._run(ingest_graph_steps(self, nodes, edges))
+
+    async def delete_fragments(self, project: str, ids: Iterable[str]) -> int:
+        """Delete fragments of ``project`` by id (see :mod:`scopedb.deletes`); returns how many."""
+        return await self._run(deletes.delete_fragments_steps(self, project, ids))
+
+    async def delete_resources(self, project: str, ids: Iterable[str]) -> int:
+        """Delete resources with what hangs off them in the scope; refused if any of it is hidden."""
+        return await self._run(deletes.delete_resources_steps(self, project, ids))
+
+    async def delete_graph_nodes(self, project: str, ids: Iterable[str]) -> int:
+        """Delete graph nodes with their visible edges; refused if one has an edge the scope hides."""
+        return await self._run(deletes.delete_graph_nodes_steps(self, project, ids))
+
+    async def delete_graph_edges(self, project: str, edges: Iterable[tuple[str, str, str]]) -> int:
+        """Delete graph edges given as (source, relation, target)."""
+        return await self._run(deletes.delete_graph_edges_steps(self, project, edges))
+
+    async def delete_resource_links(self, project: str, links: Iterable[tuple[str, str]]) -> int:
+        """Delete resource links given as (parent, child)."""
+        return await self._run(deletes.delete_resource_links_steps(self, project, links))
 
     async def search_text(
         self, query: str, *, limit: int = 10, offset: int = 0, config: str = "english"
@@ -232,6 +254,7 @@ class AsyncDatabase:
                     timeout=30.0,
                     name="scopedb-app-async",
                     kwargs={"autocommit": True, "prepare_threshold": None},
+                    configure=refuse_stored_settings,
                 )
                 try:
                     await pool.open()
@@ -336,22 +359,21 @@ class AsyncDatabase:
         """As :meth:`Database._reenter`: set a kept resolved token in one round trip; its project ids, if any."""
         try:
             async with conn.pipeline():
-                await conn.execute("BEGIN")
+                await conn.execute(sqlfiles.query("session", "begin"))
                 await conn.execute("SET LOCAL ROLE scopedb_app")
-                await conn.execute(sqlfiles.query("session", "reenter_scope"), {"token": token})
-                cur = await conn.execute(sqlfiles.query("session", "scope_project_ids"))
+                cur = await conn.execute(sqlfiles.query("session", "reenter_scope"), {"token": token})
             ids = await cur.fetchone()
         except psycopg.Error as exc:
             raise translate(exc) from exc
         assert ids is not None
-        return [int(pid) for pid in ids[0]]
+        return [int(pid) for pid in ids[0] or ()]
 
     async def _enter_token(
         self,
         conn: psycopg.AsyncConnection[Any],
         token: str,
         *,
-        lead: tuple[LiteralString, ...] = ("BEGIN", "SET LOCAL ROLE scopedb_app"),
+        lead: tuple[LiteralString, ...] = (sqlfiles.query("session", "begin"), "SET LOCAL ROLE scopedb_app"),
         trail: tuple[LiteralString, ...] = (),
         remember: str | None = None,
     ) -> list[int]:
@@ -390,17 +412,59 @@ class AsyncDatabase:
 
 
 async def _end(conn: psycopg.AsyncConnection[Any], statement: Literal["COMMIT", "ROLLBACK"]) -> None:
-    """End the transaction and clean the session in one round trip; a failed COMMIT raises, after cleaning up."""
+    """As :func:`scopedb.database._end`: end the transaction and clean the session in one round trip; a failed
+    COMMIT raises, after cleaning up."""
     try:
-        await conn.execute(f"{statement}; {_SESSION_CLEANUP}")
+        await _end_cleanup(conn, statement)
     except psycopg.Error as exc:
         await _quietly(conn)
         try:
-            await conn.execute(_SESSION_CLEANUP)
+            await _end_cleanup(conn)
         except psycopg.Error:
             await conn.close()  # the pool replaces a closed connection rather than lend out a dirty one
         if statement == "COMMIT":
             raise translate(exc) from exc
+
+
+async def _end_cleanup(conn: psycopg.AsyncConnection[Any], statement: Literal["COMMIT", "ROLLBACK", ""] = "") -> None:
+    cleanup = sqlfiles.query("session", "end_cleanup")
+    stored = await _last_row(await conn.execute(f"{statement}; {cleanup}" if statement else cleanup))
+    if stored is not None and stored[0]:
+        await _remove_stored_settings(conn)
+
+
+async def _last_row(cur: psycopg.AsyncCursor[Any]) -> tuple[Any, ...] | None:
+    while cur.nextset():
+        pass
+    return await cur.fetchone()
+
+
+async def refuse_stored_settings(conn: psycopg.AsyncConnection[Any]) -> None:
+    """As :func:`scopedb.database.refuse_stored_settings`, for the async pool."""
+    try:
+        stored = await (await conn.execute(sqlfiles.query("session", "stored_settings"))).fetchall()
+    except psycopg.Error as exc:
+        raise translate(exc) from exc
+    if stored:
+        await _remove_stored_settings(conn)
+        raise StoredSettingsError()
+
+
+async def _remove_stored_settings(conn: psycopg.AsyncConnection[Any]) -> None:
+    """As :func:`scopedb.database._remove_stored_settings`."""
+    try:
+        rows = await (await conn.execute(sqlfiles.query("session", "stored_settings"))).fetchall()
+        await conn.execute("SET SESSION default_transaction_read_only = off")
+        await conn.execute("ALTER ROLE CURRENT_USER RESET ALL")
+        await conn.execute(
+            sql.SQL("ALTER ROLE CURRENT_USER IN DATABASE {} RESET ALL").format(sql.Identifier(conn.info.dbname))
+        )
+        await conn.execute("RESET default_transaction_read_only")
+    except psycopg.Error as exc:
+        log.error("could not remove settings stored for the application login: %s", type(exc).__name__)
+        return
+    names = sorted({entry.split("=", 1)[0] for (config,) in rows for entry in config or ()})
+    log.warning("removed settings stored for the application login %s: %s", conn.info.user, ", ".join(names))
 
 
 async def _quietly(conn: psycopg.AsyncConnection[Any]) -> None:

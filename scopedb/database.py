@@ -256,15 +256,14 @@ class Database:
         the project ids the database reads from it (none when it no longer verifies)."""
         try:
             with conn.pipeline():
-                conn.execute("BEGIN")
+                conn.execute(sqlfiles.query("session", "begin"))
                 conn.execute("SET LOCAL ROLE scopedb_app")
-                conn.execute(sqlfiles.query("session", "reenter_scope"), {"token": token})
-                cur = conn.execute(sqlfiles.query("session", "scope_project_ids"))
+                cur = conn.execute(sqlfiles.query("session", "reenter_scope"), {"token": token})
             ids = cur.fetchone()
         except psycopg.Error as exc:
             raise translate(exc) from exc
         assert ids is not None
-        return [int(pid) for pid in ids[0]]
+        return [int(pid) for pid in ids[0] or ()]
 
     def enter_scope(
         self, conn: psycopg.Connection[Any], scope: ResourceScope, *, actor: str | None = None
@@ -299,7 +298,7 @@ class Database:
         conn: psycopg.Connection[Any],
         token: str,
         *,
-        lead: tuple[LiteralString, ...] = ("BEGIN", "SET LOCAL ROLE scopedb_app"),
+        lead: tuple[LiteralString, ...] = (sqlfiles.query("session", "begin"), "SET LOCAL ROLE scopedb_app"),
         trail: tuple[LiteralString, ...] = (),
         remember: str | None = None,
     ) -> list[int]:
@@ -376,9 +375,10 @@ class Database:
                 min_size=1,
                 max_size=self._pool_size,
                 name="scopedb-app",
-                # No server-side prepared statements: the reset below (DISCARD ALL) and a transaction-pooling
-                # PgBouncer both drop them behind the driver's back.
+                # No server-side prepared statements: the cleanup after each transaction (DEALLOCATE ALL) and a
+                # transaction-pooling PgBouncer both drop them behind the driver's back.
                 kwargs={"autocommit": True, "prepare_threshold": None},
+                configure=refuse_stored_settings,
             )
             return pool
 
@@ -458,25 +458,76 @@ def _check_app_login(app_dsn: str) -> str:
     return str(database)
 
 
-# What a scoped transaction leaves behind in its session, undone before the connection goes back to the pool, in
-# the same round trip as COMMIT/ROLLBACK: settings (including a session-level SET of scopedb.scope_token), held
-# cursors, prepared statements, LISTENs and session advisory locks. Nothing a transaction did reaches the next one.
-_SESSION_CLEANUP = "CLOSE ALL; RESET ALL; DEALLOCATE ALL; UNLISTEN *; SELECT pg_catalog.pg_advisory_unlock_all()"
-
-
 def _end(conn: psycopg.Connection[Any], statement: Literal["COMMIT", "ROLLBACK"]) -> None:
-    """End the scoped transaction and clean the session; a failed COMMIT raises, after cleaning up."""
+    """End the scoped transaction and clean the session (``end_cleanup`` in ``sql/queries/session.sql``) in one
+    round trip; a failed COMMIT raises, after cleaning up."""
     try:
-        conn.execute(f"{statement}; {_SESSION_CLEANUP}")
+        _end_cleanup(conn, statement)
     except psycopg.Error as exc:
         _quietly(conn, "ROLLBACK")
         try:
-            conn.execute(_SESSION_CLEANUP)
+            _end_cleanup(conn)
         except psycopg.Error:
             conn.close()  # the pool replaces a closed connection rather than lend out a dirty one
         if statement == "COMMIT":
             raise translate(exc) from exc
         log.debug("rollback failed: %s", type(exc).__name__)
+
+
+def _end_cleanup(conn: psycopg.Connection[Any], statement: Literal["COMMIT", "ROLLBACK", ""] = "") -> None:
+    """Run ``statement`` (if any) and the session cleanup as one string; remove settings found stored for the
+    login (see :func:`refuse_stored_settings`)."""
+    cleanup = sqlfiles.query("session", "end_cleanup")
+    stored = _last_row(conn.execute(f"{statement}; {cleanup}" if statement else cleanup))
+    if stored is not None and stored[0]:
+        _remove_stored_settings(conn)
+
+
+def _last_row(cur: psycopg.Cursor[Any]) -> tuple[Any, ...] | None:
+    """The first row of the last result of a multi-statement string."""
+    while cur.nextset():
+        pass
+    return cur.fetchone()
+
+
+class StoredSettingsError(DatabaseUnavailableError):
+    """settings were stored for the application login (ALTER ROLE ... SET); scopedb removed them and discarded the
+    connection that had started with them"""
+
+
+def refuse_stored_settings(conn: psycopg.Connection[Any]) -> None:
+    """Pool ``configure`` hook: a new application connection must not start with settings stored for the login.
+
+    Stored settings become the session's defaults at login and what ``RESET ALL`` goes back to, so a tenant that
+    stored them (after ``RESET ROLE``, as the shared login) would reach every session opened afterwards. scopedb
+    pins what its results depend on in every transaction; this removes the rest at its source and discards the
+    connection that started with them (the pool opens another).
+    """
+    try:
+        stored = conn.execute(sqlfiles.query("session", "stored_settings")).fetchall()
+    except psycopg.Error as exc:
+        raise translate(exc) from exc
+    if stored:
+        _remove_stored_settings(conn)
+        raise StoredSettingsError()
+
+
+def _remove_stored_settings(conn: psycopg.Connection[Any]) -> None:
+    """``ALTER ROLE CURRENT_USER [IN DATABASE ...] RESET ALL`` as the login (a role may always reset its own), and
+    say which settings were found — their names only."""
+    try:
+        rows = conn.execute(sqlfiles.query("session", "stored_settings")).fetchall()
+        conn.execute("SET SESSION default_transaction_read_only = off")  # a stored 'on' would refuse ALTER ROLE
+        conn.execute("ALTER ROLE CURRENT_USER RESET ALL")
+        conn.execute(
+            sql.SQL("ALTER ROLE CURRENT_USER IN DATABASE {} RESET ALL").format(sql.Identifier(conn.info.dbname))
+        )
+        conn.execute("RESET default_transaction_read_only")
+    except psycopg.Error as exc:
+        log.error("could not remove settings stored for the application login: %s", type(exc).__name__)
+        return
+    names = sorted({entry.split("=", 1)[0] for (config,) in rows for entry in config or ()})
+    log.warning("removed settings stored for the application login %s: %s", conn.info.user, ", ".join(names))
 
 
 def _quietly(conn: psycopg.Connection[Any], statement: Literal["ROLLBACK"]) -> None:

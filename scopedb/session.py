@@ -11,7 +11,7 @@ from typing import Any, TypeVar
 
 import psycopg
 
-from scopedb import steps
+from scopedb import deletes, steps
 from scopedb.backends import postgres as pg
 from scopedb.backends.base import GraphResult, TextHit, VectorHit
 from scopedb.errors import ScopedbError, translate
@@ -100,6 +100,28 @@ class ScopedSession(SessionState):
     def ingest_graph(self, nodes: Iterable[NodeIn] = (), edges: Iterable[EdgeIn] = ()) -> tuple[int, int]:
         """Insert or update graph nodes and edges; returns (nodes, edges) written."""
         return ingest_graph(self, nodes, edges)
+
+    # Deletes (scopedb.deletes): the app holds no DELETE privilege ---------------------------------------------------
+
+    def delete_fragments(self, project: str, ids: Iterable[str]) -> int:
+        """Delete fragments of ``project`` by id (see :mod:`scopedb.deletes`); returns how many."""
+        return self._run(deletes.delete_fragments_steps(self, project, ids))
+
+    def delete_resources(self, project: str, ids: Iterable[str]) -> int:
+        """Delete resources with what hangs off them in the scope; refused if any of it is hidden."""
+        return self._run(deletes.delete_resources_steps(self, project, ids))
+
+    def delete_graph_nodes(self, project: str, ids: Iterable[str]) -> int:
+        """Delete graph nodes with their visible edges; refused if one has an edge the scope hides."""
+        return self._run(deletes.delete_graph_nodes_steps(self, project, ids))
+
+    def delete_graph_edges(self, project: str, edges: Iterable[tuple[str, str, str]]) -> int:
+        """Delete graph edges given as (source, relation, target)."""
+        return self._run(deletes.delete_graph_edges_steps(self, project, edges))
+
+    def delete_resource_links(self, project: str, links: Iterable[tuple[str, str]]) -> int:
+        """Delete resource links given as (parent, child)."""
+        return self._run(deletes.delete_resource_links_steps(self, project, links))
 
     def search_text(self, query: str, *, limit: int = 10, offset: int = 0, config: str = "english") -> list[TextHit]:
         """Ranked full-text search with snippets (see :func:`scopedb.backends.postgres.search_text`)."""

@@ -33,7 +33,7 @@ from sqlalchemy import orm
 from sqlalchemy.dialects import postgresql as pg
 from sqlalchemy.engine.interfaces import ExceptionContext
 
-from scopedb.database import _SESSION_CLEANUP, Database
+from scopedb.database import Database, _end_cleanup, refuse_stored_settings
 from scopedb.errors import ConfigurationError, translate
 from scopedb.scope import ResourceScope
 
@@ -88,7 +88,7 @@ resources = sa.Table(
 resource_links = sa.Table(
     "resource_links",
     metadata,
-    sa.Column("project_id", sa.BigInteger, primary_key=True),
+    sa.Column("project_id", sa.BigInteger, sa.ForeignKey("scopedb.projects.id"), primary_key=True),
     sa.Column("parent_id", sa.Text, primary_key=True),
     sa.Column("child_id", sa.Text, primary_key=True),
     sa.Column("created_at", sa.DateTime(timezone=True), nullable=False, server_default=sa.text("now()")),
@@ -136,7 +136,7 @@ graph_nodes = sa.Table(
 graph_edges = sa.Table(
     "graph_edges",
     metadata,
-    sa.Column("project_id", sa.BigInteger, primary_key=True),
+    sa.Column("project_id", sa.BigInteger, sa.ForeignKey("scopedb.projects.id"), primary_key=True),
     sa.Column("src", sa.Text, primary_key=True),
     sa.Column("dst", sa.Text, primary_key=True),
     sa.Column("relation", sa.Text, primary_key=True, server_default="related"),
@@ -187,7 +187,14 @@ def create_engine(db: Database, **kwargs: Any) -> sa.Engine:
     app_dsn = db._checked_app_dsn()
 
     def connect() -> psycopg.Connection[Any]:
-        return psycopg.connect(app_dsn, prepare_threshold=None)
+        conn = psycopg.connect(app_dsn, prepare_threshold=None, autocommit=True)
+        try:
+            refuse_stored_settings(conn)
+        except BaseException:
+            conn.close()
+            raise
+        conn.autocommit = False
+        return conn
 
     kwargs.setdefault("pool_pre_ping", True)
     engine = sa.create_engine("postgresql+psycopg://", creator=connect, pool_reset_on_return=None, **kwargs)
@@ -205,7 +212,7 @@ def _clean_connection(dbapi_connection: Any, connection_record: Any, reset_state
         return
     conn.autocommit = True
     try:
-        conn.execute(_SESSION_CLEANUP)
+        _end_cleanup(conn)
     finally:
         conn.autocommit = False
 

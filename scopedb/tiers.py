@@ -7,8 +7,8 @@ long content with a summary (pluggable; extractive by default) and keeps the ori
 (:meth:`scopedb.Admin.original_content`); promotion out of cold restores it.
 
 Every statement runs as ``scopedb_app`` under a scope, so RLS bounds the service as it bounds any query. Moves lock
-their rows (``FOR UPDATE``; batch moves ``SKIP LOCKED``) and budget enforcement takes a per-project advisory lock, so
-concurrent writers and evictors never lose or double-move a fragment.
+their rows (``FOR UPDATE``; batch moves ``SKIP LOCKED``) and budget enforcement takes a per-project lock (a row lock
+that no other tenant can name), so concurrent writers and evictors never lose or double-move a fragment.
 """
 
 from __future__ import annotations

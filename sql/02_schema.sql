@@ -43,10 +43,7 @@ CREATE TYPE scopedb_private.scope_claims AS (
     name_include  text[],
     name_exclude  text[],
     -- Temporal scope: 'current' (or absent), 'all', or an ISO-8601 instant.
-    "time"        text,
-    -- Set only in resolved tokens: one anchored regex over resource_id, path and fqn of a fragment (see
-    -- scopedb.resolve_scope); NULL when the scope filters none of them.
-    fragment_pattern  text
+    "time"        text
 );
 COMMENT ON TYPE scopedb_private.scope_claims IS 'Parsed claims of a scope token.';
 
@@ -80,16 +77,16 @@ COMMENT ON TABLE scopedb.resources IS
     'Repositories, document sets and the like inside a project. A scope may narrow a project to some of them.';
 
 CREATE TABLE scopedb.resource_links (
-    project_id  bigint NOT NULL,
+    project_id  bigint NOT NULL REFERENCES scopedb.projects (id) ON DELETE CASCADE,
     parent_id   text NOT NULL,
     child_id    text NOT NULL,
     created_at  timestamptz NOT NULL DEFAULT now(),
     CONSTRAINT resource_links_pkey PRIMARY KEY (project_id, parent_id, child_id),
     -- Both ends in the same project: a link can never point across tenants.
     CONSTRAINT resource_links_parent_fkey FOREIGN KEY (project_id, parent_id)
-        REFERENCES scopedb.resources (project_id, id) ON DELETE CASCADE,
+        REFERENCES scopedb.resources (project_id, id),
     CONSTRAINT resource_links_child_fkey FOREIGN KEY (project_id, child_id)
-        REFERENCES scopedb.resources (project_id, id) ON DELETE CASCADE,
+        REFERENCES scopedb.resources (project_id, id),
     CONSTRAINT resource_links_not_self CHECK (parent_id <> child_id)
 );
 COMMENT ON TABLE scopedb.resource_links IS
@@ -115,7 +112,7 @@ CREATE TABLE scopedb.fragments (
     created_by        text,
     CONSTRAINT fragments_pkey PRIMARY KEY (project_id, id),
     CONSTRAINT fragments_resource_fkey FOREIGN KEY (project_id, resource_id)
-        REFERENCES scopedb.resources (project_id, id) ON DELETE CASCADE,
+        REFERENCES scopedb.resources (project_id, id),
     CONSTRAINT fragments_id_check CHECK (id <> '' AND length(id) <= 200),
     CONSTRAINT fragments_tier_check CHECK (tier IN ('hot', 'warm', 'cold')),
     CONSTRAINT fragments_token_count_check CHECK (token_count >= 0),
@@ -142,7 +139,7 @@ CREATE TABLE scopedb.graph_nodes (
     created_at  timestamptz NOT NULL DEFAULT now(),
     CONSTRAINT graph_nodes_pkey PRIMARY KEY (project_id, id),
     CONSTRAINT graph_nodes_resource_fkey FOREIGN KEY (project_id, resource_id)
-        REFERENCES scopedb.resources (project_id, id) ON DELETE CASCADE,
+        REFERENCES scopedb.resources (project_id, id),
     CONSTRAINT graph_nodes_id_check CHECK (id <> '' AND length(id) <= 200),
     CONSTRAINT graph_nodes_kind_check CHECK (kind <> '' AND length(kind) <= 100),
     CONSTRAINT graph_nodes_path_check CHECK (strpos(path, chr(31)) = 0),
@@ -152,7 +149,7 @@ COMMENT ON TABLE scopedb.graph_nodes IS
     'Graph nodes (symbols, documents, concepts) of a project; scoped like fragments by resource, path and name.';
 
 CREATE TABLE scopedb.graph_edges (
-    project_id  bigint NOT NULL,
+    project_id  bigint NOT NULL REFERENCES scopedb.projects (id) ON DELETE CASCADE,
     src         text NOT NULL,
     dst         text NOT NULL,
     relation    text NOT NULL DEFAULT 'related',
@@ -161,9 +158,9 @@ CREATE TABLE scopedb.graph_edges (
     CONSTRAINT graph_edges_pkey PRIMARY KEY (project_id, src, relation, dst),
     -- Both ends in the edge's own project: an edge never crosses tenants.
     CONSTRAINT graph_edges_src_fkey FOREIGN KEY (project_id, src)
-        REFERENCES scopedb.graph_nodes (project_id, id) ON DELETE CASCADE,
+        REFERENCES scopedb.graph_nodes (project_id, id),
     CONSTRAINT graph_edges_dst_fkey FOREIGN KEY (project_id, dst)
-        REFERENCES scopedb.graph_nodes (project_id, id) ON DELETE CASCADE,
+        REFERENCES scopedb.graph_nodes (project_id, id),
     CONSTRAINT graph_edges_relation_check CHECK (relation <> '' AND length(relation) <= 100)
 );
 COMMENT ON TABLE scopedb.graph_edges IS
@@ -252,6 +249,19 @@ CREATE TABLE scopedb_private.signing_keys (
 );
 COMMENT ON TABLE scopedb_private.signing_keys IS
     'HMAC-SHA256 keys for scope tokens. Readable by scopedb_owner only; old keys stay valid until retired_at.';
+
+-- One row per project and purpose, locked (FOR NO KEY UPDATE) by owner functions that must serialise work on one
+-- project: tier budget enforcement, the resource-link cycle check. Row locks in an owner-only table, rather than
+-- advisory locks: advisory keys are one namespace for every session, so a tenant that can compute another's key
+-- (from its project id) can hold it and stall that tenant, or try-lock it to learn when it is busy.
+CREATE TABLE scopedb_private.project_locks (
+    project_id  bigint NOT NULL REFERENCES scopedb.projects (id) ON DELETE CASCADE,
+    purpose     text NOT NULL,
+    CONSTRAINT project_locks_pkey PRIMARY KEY (project_id, purpose),
+    CONSTRAINT project_locks_purpose_check CHECK (purpose IN ('tiers', 'resource_links'))
+);
+COMMENT ON TABLE scopedb_private.project_locks IS
+    'Per-project lock rows that owner functions lock to serialise work on one project; owner-only.';
 
 -- ---------------------------------------------------------------------------------------------------------------
 -- Indexes

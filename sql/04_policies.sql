@@ -14,14 +14,18 @@
 --   (resource = ANY (filter)) IS NOT FALSE             resources and resource links: a NULL filter (the scope filters
 --                                                      no resources) admits the row, otherwise only listed resources;
 --   (validity range @> instant) IS NOT FALSE           fragments: the scope's instant (NULL: every version);
---   (resource|path|name ~ fragment pattern) IS NOT FALSE   fragments and graph nodes: resource, path-glob and name
---                                                      filters as one regular expression (NULL: no filter);
+--   (path ~ ANY (includes)) IS NOT FALSE AND (path ~ ANY (excludes)) IS NOT TRUE, and the same for fqn
+--                                                      fragments and graph nodes: path globs and name patterns, one
+--                                                      regex per pattern, read only when the scope has patterns
+--                                                      (scope_filters_content), so other scopes pay nothing for them;
 --   EXISTS (visible src node) AND EXISTS (visible dst node)  graph edges.
 -- The comparisons on indexed columns use leakproof operators (bigint/text equality), so a user-supplied function in
 -- a WHERE clause is never evaluated on a row before the scope has admitted it.
 --
 -- scopedb_owner is filtered too. It sees every row only in an admin session (the logged-in role is a member of
--- scopedb_owner); when its SECURITY DEFINER functions run for scopedb_app it sees only what they need.
+-- scopedb_owner); when its SECURITY DEFINER functions run for scopedb_app it sees only what they need. The app has
+-- no DELETE privilege (sql/05_grants.sql): its deletes run as the owner in scopedb.delete_* functions, under owner
+-- policies whose predicates are the app's own, so a delete reaches exactly the rows the app's policy would admit.
 
 SET ROLE scopedb_owner;
 
@@ -111,6 +115,11 @@ CREATE POLICY "owner administers every row in an admin session" ON scopedb.resou
 CREATE POLICY "owner lists the resources of the projects of the scope" ON scopedb.resources
     AS PERMISSIVE FOR SELECT TO scopedb_owner
     USING (project_id = ANY ((SELECT scopedb.scope_project_ids())::bigint[]));
+-- For scopedb.delete_resources: exactly the resources the app's delete policy would admit.
+CREATE POLICY "owner deletes the resources of the entered scope" ON scopedb.resources
+    AS PERMISSIVE FOR DELETE TO scopedb_owner
+    USING (project_id = ANY ((SELECT scopedb.scope_project_ids())::bigint[])
+           AND (id = ANY ((SELECT scopedb.scope_resource_filter())::text[])) IS NOT FALSE);
 
 -- ---------------------------------------------------------------------------------------------------------------
 -- resource_links: in scope when the project is and both ends pass the resource filter.
@@ -149,11 +158,16 @@ CREATE POLICY "owner administers every row in an admin session" ON scopedb.resou
 CREATE POLICY "owner walks the links of the projects of the scope" ON scopedb.resource_links
     AS PERMISSIVE FOR SELECT TO scopedb_owner
     USING (project_id = ANY ((SELECT scopedb.scope_project_ids())::bigint[]));
+-- For scopedb.delete_resource_links / delete_resources: exactly the links the app's delete policy would admit.
+CREATE POLICY "owner deletes the resource links of the entered scope" ON scopedb.resource_links
+    AS PERMISSIVE FOR DELETE TO scopedb_owner
+    USING (project_id = ANY ((SELECT scopedb.scope_project_ids())::bigint[])
+           AND (ARRAY[parent_id, child_id] <@ (SELECT scopedb.scope_resource_filter())::text[]) IS NOT FALSE);
 
 -- ---------------------------------------------------------------------------------------------------------------
--- fragments: in scope when the project is, the version is valid at the scope's instant, and resource, path and
--- name pass the scope's fragment pattern (one regular expression, see scopedb_private.fragment_pattern). Writes
--- are checked without the temporal part, so closing a version (setting valid_to) stays possible.
+-- fragments: in scope when the project is, the version is valid at the scope's instant, the resource passes the
+-- scope's resource filter, and path and name pass its patterns. Writes are checked without the temporal part, so
+-- closing a version (setting valid_to) stays possible.
 -- ---------------------------------------------------------------------------------------------------------------
 
 CREATE POLICY "app sees nothing until a scope is entered" ON scopedb.fragments
@@ -165,28 +179,48 @@ CREATE POLICY "scope limits which fragments the app reads" ON scopedb.fragments
     AS RESTRICTIVE FOR SELECT TO scopedb_app
     USING (project_id = ANY ((SELECT scopedb.scope_project_ids())::bigint[])
            AND (tstzrange(valid_from, valid_to) @> (SELECT scopedb.scope_as_of())) IS NOT FALSE
-           AND (COALESCE(resource_id, '') || chr(31) || COALESCE(path, '') || chr(31) || COALESCE(fqn, '')
-                ~ (SELECT scopedb.scope_fragment_pattern())) IS NOT FALSE);
+           AND (COALESCE(resource_id, '') = ANY ((SELECT scopedb.scope_resource_filter())::text[])) IS NOT FALSE
+           AND ((SELECT scopedb.scope_filters_content()) IS NOT TRUE
+                OR ((COALESCE(path, '') ~ ANY ((SELECT scopedb.scope_path_include())::text[])) IS NOT FALSE
+                    AND (COALESCE(path, '') ~ ANY ((SELECT scopedb.scope_path_exclude())::text[])) IS NOT TRUE
+                    AND (COALESCE(fqn, '') ~ ANY ((SELECT scopedb.scope_name_include())::text[])) IS NOT FALSE
+                    AND (COALESCE(fqn, '') ~ ANY ((SELECT scopedb.scope_name_exclude())::text[])) IS NOT TRUE)));
 CREATE POLICY "scope limits which fragments the app creates" ON scopedb.fragments
     AS RESTRICTIVE FOR INSERT TO scopedb_app
     WITH CHECK (project_id = ANY ((SELECT scopedb.scope_project_ids())::bigint[])
-                AND (COALESCE(resource_id, '') || chr(31) || COALESCE(path, '') || chr(31) || COALESCE(fqn, '')
-                     ~ (SELECT scopedb.scope_fragment_pattern())) IS NOT FALSE);
+                AND (COALESCE(resource_id, '') = ANY ((SELECT scopedb.scope_resource_filter())::text[])) IS NOT FALSE
+                AND ((SELECT scopedb.scope_filters_content()) IS NOT TRUE
+                     OR ((COALESCE(path, '') ~ ANY ((SELECT scopedb.scope_path_include())::text[])) IS NOT FALSE
+                         AND (COALESCE(path, '') ~ ANY ((SELECT scopedb.scope_path_exclude())::text[])) IS NOT TRUE
+                         AND (COALESCE(fqn, '') ~ ANY ((SELECT scopedb.scope_name_include())::text[])) IS NOT FALSE
+                         AND (COALESCE(fqn, '') ~ ANY ((SELECT scopedb.scope_name_exclude())::text[])) IS NOT TRUE)));
 CREATE POLICY "scope limits which fragments the app changes" ON scopedb.fragments
     AS RESTRICTIVE FOR UPDATE TO scopedb_app
     USING (project_id = ANY ((SELECT scopedb.scope_project_ids())::bigint[])
            AND (tstzrange(valid_from, valid_to) @> (SELECT scopedb.scope_as_of())) IS NOT FALSE
-           AND (COALESCE(resource_id, '') || chr(31) || COALESCE(path, '') || chr(31) || COALESCE(fqn, '')
-                ~ (SELECT scopedb.scope_fragment_pattern())) IS NOT FALSE)
+           AND (COALESCE(resource_id, '') = ANY ((SELECT scopedb.scope_resource_filter())::text[])) IS NOT FALSE
+           AND ((SELECT scopedb.scope_filters_content()) IS NOT TRUE
+                OR ((COALESCE(path, '') ~ ANY ((SELECT scopedb.scope_path_include())::text[])) IS NOT FALSE
+                    AND (COALESCE(path, '') ~ ANY ((SELECT scopedb.scope_path_exclude())::text[])) IS NOT TRUE
+                    AND (COALESCE(fqn, '') ~ ANY ((SELECT scopedb.scope_name_include())::text[])) IS NOT FALSE
+                    AND (COALESCE(fqn, '') ~ ANY ((SELECT scopedb.scope_name_exclude())::text[])) IS NOT TRUE)))
     WITH CHECK (project_id = ANY ((SELECT scopedb.scope_project_ids())::bigint[])
-                AND (COALESCE(resource_id, '') || chr(31) || COALESCE(path, '') || chr(31) || COALESCE(fqn, '')
-                     ~ (SELECT scopedb.scope_fragment_pattern())) IS NOT FALSE);
+                AND (COALESCE(resource_id, '') = ANY ((SELECT scopedb.scope_resource_filter())::text[])) IS NOT FALSE
+                AND ((SELECT scopedb.scope_filters_content()) IS NOT TRUE
+                     OR ((COALESCE(path, '') ~ ANY ((SELECT scopedb.scope_path_include())::text[])) IS NOT FALSE
+                         AND (COALESCE(path, '') ~ ANY ((SELECT scopedb.scope_path_exclude())::text[])) IS NOT TRUE
+                         AND (COALESCE(fqn, '') ~ ANY ((SELECT scopedb.scope_name_include())::text[])) IS NOT FALSE
+                         AND (COALESCE(fqn, '') ~ ANY ((SELECT scopedb.scope_name_exclude())::text[])) IS NOT TRUE)));
 CREATE POLICY "scope limits which fragments the app deletes" ON scopedb.fragments
     AS RESTRICTIVE FOR DELETE TO scopedb_app
     USING (project_id = ANY ((SELECT scopedb.scope_project_ids())::bigint[])
            AND (tstzrange(valid_from, valid_to) @> (SELECT scopedb.scope_as_of())) IS NOT FALSE
-           AND (COALESCE(resource_id, '') || chr(31) || COALESCE(path, '') || chr(31) || COALESCE(fqn, '')
-                ~ (SELECT scopedb.scope_fragment_pattern())) IS NOT FALSE);
+           AND (COALESCE(resource_id, '') = ANY ((SELECT scopedb.scope_resource_filter())::text[])) IS NOT FALSE
+           AND ((SELECT scopedb.scope_filters_content()) IS NOT TRUE
+                OR ((COALESCE(path, '') ~ ANY ((SELECT scopedb.scope_path_include())::text[])) IS NOT FALSE
+                    AND (COALESCE(path, '') ~ ANY ((SELECT scopedb.scope_path_exclude())::text[])) IS NOT TRUE
+                    AND (COALESCE(fqn, '') ~ ANY ((SELECT scopedb.scope_name_include())::text[])) IS NOT FALSE
+                    AND (COALESCE(fqn, '') ~ ANY ((SELECT scopedb.scope_name_exclude())::text[])) IS NOT TRUE)));
 
 CREATE POLICY "owner administers every row in an admin session" ON scopedb.fragments
     AS PERMISSIVE FOR ALL TO scopedb_owner
@@ -198,11 +232,26 @@ CREATE POLICY "owner searches the fragments of the entered scope" ON scopedb.fra
     AS PERMISSIVE FOR SELECT TO scopedb_owner
     USING (project_id = ANY ((SELECT scopedb.scope_project_ids())::bigint[])
            AND (tstzrange(valid_from, valid_to) @> (SELECT scopedb.scope_as_of())) IS NOT FALSE
-           AND (COALESCE(resource_id, '') || chr(31) || COALESCE(path, '') || chr(31) || COALESCE(fqn, '')
-                ~ (SELECT scopedb.scope_fragment_pattern())) IS NOT FALSE);
+           AND (COALESCE(resource_id, '') = ANY ((SELECT scopedb.scope_resource_filter())::text[])) IS NOT FALSE
+           AND ((SELECT scopedb.scope_filters_content()) IS NOT TRUE
+                OR ((COALESCE(path, '') ~ ANY ((SELECT scopedb.scope_path_include())::text[])) IS NOT FALSE
+                    AND (COALESCE(path, '') ~ ANY ((SELECT scopedb.scope_path_exclude())::text[])) IS NOT TRUE
+                    AND (COALESCE(fqn, '') ~ ANY ((SELECT scopedb.scope_name_include())::text[])) IS NOT FALSE
+                    AND (COALESCE(fqn, '') ~ ANY ((SELECT scopedb.scope_name_exclude())::text[])) IS NOT TRUE)));
+-- Lets scopedb.delete_fragments and delete_resources delete exactly what the app's delete policy would admit.
+CREATE POLICY "owner deletes the fragments of the entered scope" ON scopedb.fragments
+    AS PERMISSIVE FOR DELETE TO scopedb_owner
+    USING (project_id = ANY ((SELECT scopedb.scope_project_ids())::bigint[])
+           AND (tstzrange(valid_from, valid_to) @> (SELECT scopedb.scope_as_of())) IS NOT FALSE
+           AND (COALESCE(resource_id, '') = ANY ((SELECT scopedb.scope_resource_filter())::text[])) IS NOT FALSE
+           AND ((SELECT scopedb.scope_filters_content()) IS NOT TRUE
+                OR ((COALESCE(path, '') ~ ANY ((SELECT scopedb.scope_path_include())::text[])) IS NOT FALSE
+                    AND (COALESCE(path, '') ~ ANY ((SELECT scopedb.scope_path_exclude())::text[])) IS NOT TRUE
+                    AND (COALESCE(fqn, '') ~ ANY ((SELECT scopedb.scope_name_include())::text[])) IS NOT FALSE
+                    AND (COALESCE(fqn, '') ~ ANY ((SELECT scopedb.scope_name_exclude())::text[])) IS NOT TRUE)));
 
 -- ---------------------------------------------------------------------------------------------------------------
--- graph_nodes: in scope when the project is and resource, path and name pass the scope's pattern (as for
+-- graph_nodes: in scope when the project is and resource, path and name pass the scope's filters (as for
 -- fragments; nodes are not versioned).
 -- ---------------------------------------------------------------------------------------------------------------
 
@@ -214,31 +263,71 @@ CREATE POLICY "app sees nothing until a scope is entered" ON scopedb.graph_nodes
 CREATE POLICY "scope limits which graph nodes the app reads" ON scopedb.graph_nodes
     AS RESTRICTIVE FOR SELECT TO scopedb_app
     USING (project_id = ANY ((SELECT scopedb.scope_project_ids())::bigint[])
-           AND (COALESCE(resource_id, '') || chr(31) || COALESCE(path, '') || chr(31) || COALESCE(fqn, '')
-                ~ (SELECT scopedb.scope_fragment_pattern())) IS NOT FALSE);
+           AND (COALESCE(resource_id, '') = ANY ((SELECT scopedb.scope_resource_filter())::text[])) IS NOT FALSE
+           AND ((SELECT scopedb.scope_filters_content()) IS NOT TRUE
+                OR ((COALESCE(path, '') ~ ANY ((SELECT scopedb.scope_path_include())::text[])) IS NOT FALSE
+                    AND (COALESCE(path, '') ~ ANY ((SELECT scopedb.scope_path_exclude())::text[])) IS NOT TRUE
+                    AND (COALESCE(fqn, '') ~ ANY ((SELECT scopedb.scope_name_include())::text[])) IS NOT FALSE
+                    AND (COALESCE(fqn, '') ~ ANY ((SELECT scopedb.scope_name_exclude())::text[])) IS NOT TRUE)));
 CREATE POLICY "scope limits which graph nodes the app creates" ON scopedb.graph_nodes
     AS RESTRICTIVE FOR INSERT TO scopedb_app
     WITH CHECK (project_id = ANY ((SELECT scopedb.scope_project_ids())::bigint[])
-                AND (COALESCE(resource_id, '') || chr(31) || COALESCE(path, '') || chr(31) || COALESCE(fqn, '')
-                     ~ (SELECT scopedb.scope_fragment_pattern())) IS NOT FALSE);
+                AND (COALESCE(resource_id, '') = ANY ((SELECT scopedb.scope_resource_filter())::text[])) IS NOT FALSE
+                AND ((SELECT scopedb.scope_filters_content()) IS NOT TRUE
+                     OR ((COALESCE(path, '') ~ ANY ((SELECT scopedb.scope_path_include())::text[])) IS NOT FALSE
+                         AND (COALESCE(path, '') ~ ANY ((SELECT scopedb.scope_path_exclude())::text[])) IS NOT TRUE
+                         AND (COALESCE(fqn, '') ~ ANY ((SELECT scopedb.scope_name_include())::text[])) IS NOT FALSE
+                         AND (COALESCE(fqn, '') ~ ANY ((SELECT scopedb.scope_name_exclude())::text[])) IS NOT TRUE)));
 CREATE POLICY "scope limits which graph nodes the app changes" ON scopedb.graph_nodes
     AS RESTRICTIVE FOR UPDATE TO scopedb_app
     USING (project_id = ANY ((SELECT scopedb.scope_project_ids())::bigint[])
-           AND (COALESCE(resource_id, '') || chr(31) || COALESCE(path, '') || chr(31) || COALESCE(fqn, '')
-                ~ (SELECT scopedb.scope_fragment_pattern())) IS NOT FALSE)
+           AND (COALESCE(resource_id, '') = ANY ((SELECT scopedb.scope_resource_filter())::text[])) IS NOT FALSE
+           AND ((SELECT scopedb.scope_filters_content()) IS NOT TRUE
+                OR ((COALESCE(path, '') ~ ANY ((SELECT scopedb.scope_path_include())::text[])) IS NOT FALSE
+                    AND (COALESCE(path, '') ~ ANY ((SELECT scopedb.scope_path_exclude())::text[])) IS NOT TRUE
+                    AND (COALESCE(fqn, '') ~ ANY ((SELECT scopedb.scope_name_include())::text[])) IS NOT FALSE
+                    AND (COALESCE(fqn, '') ~ ANY ((SELECT scopedb.scope_name_exclude())::text[])) IS NOT TRUE)))
     WITH CHECK (project_id = ANY ((SELECT scopedb.scope_project_ids())::bigint[])
-                AND (COALESCE(resource_id, '') || chr(31) || COALESCE(path, '') || chr(31) || COALESCE(fqn, '')
-                     ~ (SELECT scopedb.scope_fragment_pattern())) IS NOT FALSE);
+                AND (COALESCE(resource_id, '') = ANY ((SELECT scopedb.scope_resource_filter())::text[])) IS NOT FALSE
+                AND ((SELECT scopedb.scope_filters_content()) IS NOT TRUE
+                     OR ((COALESCE(path, '') ~ ANY ((SELECT scopedb.scope_path_include())::text[])) IS NOT FALSE
+                         AND (COALESCE(path, '') ~ ANY ((SELECT scopedb.scope_path_exclude())::text[])) IS NOT TRUE
+                         AND (COALESCE(fqn, '') ~ ANY ((SELECT scopedb.scope_name_include())::text[])) IS NOT FALSE
+                         AND (COALESCE(fqn, '') ~ ANY ((SELECT scopedb.scope_name_exclude())::text[])) IS NOT TRUE)));
 CREATE POLICY "scope limits which graph nodes the app deletes" ON scopedb.graph_nodes
     AS RESTRICTIVE FOR DELETE TO scopedb_app
     USING (project_id = ANY ((SELECT scopedb.scope_project_ids())::bigint[])
-           AND (COALESCE(resource_id, '') || chr(31) || COALESCE(path, '') || chr(31) || COALESCE(fqn, '')
-                ~ (SELECT scopedb.scope_fragment_pattern())) IS NOT FALSE);
+           AND (COALESCE(resource_id, '') = ANY ((SELECT scopedb.scope_resource_filter())::text[])) IS NOT FALSE
+           AND ((SELECT scopedb.scope_filters_content()) IS NOT TRUE
+                OR ((COALESCE(path, '') ~ ANY ((SELECT scopedb.scope_path_include())::text[])) IS NOT FALSE
+                    AND (COALESCE(path, '') ~ ANY ((SELECT scopedb.scope_path_exclude())::text[])) IS NOT TRUE
+                    AND (COALESCE(fqn, '') ~ ANY ((SELECT scopedb.scope_name_include())::text[])) IS NOT FALSE
+                    AND (COALESCE(fqn, '') ~ ANY ((SELECT scopedb.scope_name_exclude())::text[])) IS NOT TRUE)));
 
 CREATE POLICY "owner administers every row in an admin session" ON scopedb.graph_nodes
     AS PERMISSIVE FOR ALL TO scopedb_owner
     USING ((SELECT scopedb_private.is_admin_session()))
     WITH CHECK ((SELECT scopedb_private.is_admin_session()));
+-- For scopedb.delete_graph_nodes / delete_resources (and the edge policies they evaluate as the owner): the
+-- owner reads and deletes exactly the nodes the app's policies admit.
+CREATE POLICY "owner reads the graph nodes of the entered scope" ON scopedb.graph_nodes
+    AS PERMISSIVE FOR SELECT TO scopedb_owner
+    USING (project_id = ANY ((SELECT scopedb.scope_project_ids())::bigint[])
+           AND (COALESCE(resource_id, '') = ANY ((SELECT scopedb.scope_resource_filter())::text[])) IS NOT FALSE
+           AND ((SELECT scopedb.scope_filters_content()) IS NOT TRUE
+                OR ((COALESCE(path, '') ~ ANY ((SELECT scopedb.scope_path_include())::text[])) IS NOT FALSE
+                    AND (COALESCE(path, '') ~ ANY ((SELECT scopedb.scope_path_exclude())::text[])) IS NOT TRUE
+                    AND (COALESCE(fqn, '') ~ ANY ((SELECT scopedb.scope_name_include())::text[])) IS NOT FALSE
+                    AND (COALESCE(fqn, '') ~ ANY ((SELECT scopedb.scope_name_exclude())::text[])) IS NOT TRUE)));
+CREATE POLICY "owner deletes the graph nodes of the entered scope" ON scopedb.graph_nodes
+    AS PERMISSIVE FOR DELETE TO scopedb_owner
+    USING (project_id = ANY ((SELECT scopedb.scope_project_ids())::bigint[])
+           AND (COALESCE(resource_id, '') = ANY ((SELECT scopedb.scope_resource_filter())::text[])) IS NOT FALSE
+           AND ((SELECT scopedb.scope_filters_content()) IS NOT TRUE
+                OR ((COALESCE(path, '') ~ ANY ((SELECT scopedb.scope_path_include())::text[])) IS NOT FALSE
+                    AND (COALESCE(path, '') ~ ANY ((SELECT scopedb.scope_path_exclude())::text[])) IS NOT TRUE
+                    AND (COALESCE(fqn, '') ~ ANY ((SELECT scopedb.scope_name_include())::text[])) IS NOT FALSE
+                    AND (COALESCE(fqn, '') ~ ANY ((SELECT scopedb.scope_name_exclude())::text[])) IS NOT TRUE)));
 
 -- ---------------------------------------------------------------------------------------------------------------
 -- graph_edges: in scope when the project is and both endpoints are visible. The EXISTS subqueries read
@@ -290,6 +379,21 @@ CREATE POLICY "owner administers every row in an admin session" ON scopedb.graph
     AS PERMISSIVE FOR ALL TO scopedb_owner
     USING ((SELECT scopedb_private.is_admin_session()))
     WITH CHECK ((SELECT scopedb_private.is_admin_session()));
+-- For scopedb.delete_graph_edges / delete_graph_nodes: exactly the edges the app's policies admit.
+CREATE POLICY "owner reads the graph edges of the entered scope" ON scopedb.graph_edges
+    AS PERMISSIVE FOR SELECT TO scopedb_owner
+    USING (project_id = ANY ((SELECT scopedb.scope_project_ids())::bigint[])
+           AND EXISTS (SELECT FROM scopedb.graph_nodes AS n
+                       WHERE n.project_id = graph_edges.project_id AND n.id = graph_edges.src OFFSET 0)
+           AND EXISTS (SELECT FROM scopedb.graph_nodes AS n
+                       WHERE n.project_id = graph_edges.project_id AND n.id = graph_edges.dst OFFSET 0));
+CREATE POLICY "owner deletes the graph edges of the entered scope" ON scopedb.graph_edges
+    AS PERMISSIVE FOR DELETE TO scopedb_owner
+    USING (project_id = ANY ((SELECT scopedb.scope_project_ids())::bigint[])
+           AND EXISTS (SELECT FROM scopedb.graph_nodes AS n
+                       WHERE n.project_id = graph_edges.project_id AND n.id = graph_edges.src OFFSET 0)
+           AND EXISTS (SELECT FROM scopedb.graph_nodes AS n
+                       WHERE n.project_id = graph_edges.project_id AND n.id = graph_edges.dst OFFSET 0));
 
 -- ---------------------------------------------------------------------------------------------------------------
 -- notes: the app reads live notes (not forgotten, not expired) of its projects — metadata only, since its SELECT

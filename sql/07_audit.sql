@@ -25,6 +25,12 @@
 --   W014 policy_column_unindexed     a data table whose project_id leads no index
 --   W015 signing_key_stale           the active signing key is older than its rotation period (E015: none active)
 --   E016 pgvector_missing            pgvector is missing or older than 0.8
+--   E017 app_login_stored_settings   settings stored (ALTER ROLE ... SET) for a login that can act as scopedb_app;
+--                                    W017 for scopedb_app itself or a NOLOGIN member (inert until it can log in)
+--   E018 definer_unpinned_settings   a SECURITY DEFINER function scopedb_app may execute that searches text (@@)
+--                                    or vectors (<=>, <->, <#>) without pinning the settings that change its result
+--   E019 definer_explains            a SECURITY DEFINER function scopedb_app may execute that runs EXPLAIN: a plan
+--                                    made with the owner's rights reflects every tenant's rows
 
 SET ROLE scopedb_owner;
 
@@ -226,6 +232,49 @@ AS $$
     UNION ALL
     SELECT 'error', 'E015', 'signing keys', 'no active signing key: no scope can be entered', 'scopedb keys rotate'
      WHERE NOT EXISTS (SELECT FROM scopedb_private.signing_keys AS k WHERE k.retired_at IS NULL)
+    UNION ALL
+    -- E017 / W017 settings stored for a role that can act as scopedb_app. Stored defaults apply to every session
+    -- the role logs in, so one tenant that resets its role to the shared login could change how every other
+    -- tenant's sessions start. (scopedb pins what it relies on and removes what it finds; this says it happened.)
+    SELECT CASE WHEN r.rolcanlogin AND r.oid <> 'scopedb_app'::regrole THEN 'error' ELSE 'warning' END,
+           CASE WHEN r.rolcanlogin AND r.oid <> 'scopedb_app'::regrole THEN 'E017' ELSE 'W017' END,
+           'role ' || r.rolname,
+           'settings stored for a role that acts as scopedb_app'
+               || CASE WHEN d.setdatabase = 0 THEN '' ELSE ' in this database' END || ': '
+               || pg_catalog.array_to_string(ARRAY(SELECT pg_catalog.split_part(c, '=', 1)
+                                                     FROM pg_catalog.unnest(d.setconfig) AS c ORDER BY 1), ', '),
+           'ALTER ROLE ' || pg_catalog.quote_ident(r.rolname)
+               || CASE WHEN d.setdatabase = 0 THEN ''
+                       ELSE ' IN DATABASE ' || pg_catalog.quote_ident(pg_catalog.current_database()) END
+               || ' RESET ALL;'
+      FROM pg_catalog.pg_db_role_setting AS d
+      JOIN pg_catalog.pg_roles AS r ON r.oid = d.setrole
+     WHERE d.setdatabase IN (0, (SELECT db.oid FROM pg_catalog.pg_database AS db
+                                  WHERE db.datname = pg_catalog.current_database()))
+       AND pg_catalog.pg_has_role(r.oid, 'scopedb_app'::regrole, 'MEMBER')
+    UNION ALL
+    -- E018 owner-run search functions the app can call must pin the settings their answer depends on: a caller's
+    -- gin_fuzzy_search_limit thinned every tenant's matches in the shared full-text index before the scope join.
+    SELECT 'error', 'E018', 'function ' || f.oid::regprocedure::text,
+           'SECURITY DEFINER function executable by scopedb_app does not pin ' || m.setting,
+           'ALTER FUNCTION ' || f.oid::regprocedure::text || ' SET ' || m.setting || ' = ' || m.value || ';'
+      FROM pg_catalog.pg_proc AS f
+     CROSS JOIN (VALUES ('@@', 'gin_fuzzy_search_limit', '0'),
+                        ('<=>|<->|<#>', 'hnsw.iterative_scan', 'off'),
+                        ('<=>|<->|<#>', 'hnsw.ef_search', '40')) AS m (uses, setting, value)
+     WHERE f.prosecdef
+       AND pg_catalog.has_function_privilege('scopedb_app', f.oid, 'EXECUTE')
+       AND f.prosrc ~ m.uses
+       AND NOT EXISTS (SELECT FROM pg_catalog.unnest(f.proconfig) AS c WHERE c LIKE m.setting || '=%')
+    UNION ALL
+    -- E019 no owner-run function the app can call shows a plan.
+    SELECT 'error', 'E019', 'function ' || f.oid::regprocedure::text,
+           'SECURITY DEFINER function executable by scopedb_app runs EXPLAIN (its plans reflect every tenant''s rows)',
+           'REVOKE EXECUTE ON FUNCTION ' || f.oid::regprocedure::text || ' FROM scopedb_app, PUBLIC;'
+      FROM pg_catalog.pg_proc AS f
+     WHERE f.prosecdef
+       AND pg_catalog.has_function_privilege('scopedb_app', f.oid, 'EXECUTE')
+       AND f.prosrc ~* '\mexplain\M'
     UNION ALL
     -- E016 pgvector >= 0.8.
     SELECT 'error', 'E016', 'extension vector',

@@ -125,15 +125,6 @@ def search_text_steps(
     return [TextHit(fragment=_fragment(names, row), rank=float(row[6]), snippet=row[7]) for row in result.rows]
 
 
-def explain_text(session: ScopedSession, query: str, *, limit: int = 10, config: str = "english") -> str:
-    """The plan of the candidate query behind :func:`search_text` (to check the GIN index is used)."""
-    rows = session.execute(
-        "SELECT scopedb.explain_text_candidates(pg_catalog.websearch_to_tsquery(%s::regconfig, %s), %s)",
-        (config, query, limit),
-    ).rows
-    return "\n".join(row[0] for row in rows)
-
-
 # Vector ----------------------------------------------------------------------------------------------------------
 
 

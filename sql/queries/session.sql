@@ -1,12 +1,18 @@
 -- Statements of a scoped transaction (Database.scoped). They run as scopedb_app; RLS decides every row.
 
+-- name: begin
+-- Scoped transactions are read-write and READ COMMITTED whatever defaults the session has (a tenant may have
+-- stored others for the shared login; see scopedb_private.pin_settings).
+BEGIN ISOLATION LEVEL READ COMMITTED, READ WRITE, NOT DEFERRABLE;
+
 -- name: enter_scope
--- Returns {"project_ids": [...], "resource_ids": [...] | null, "expires_at": ...}.
-SELECT scopedb.enter_scope(%(token)s);
+-- Returns {"project_ids": [...], "resource_ids": [...] | null, "expires_at": ...}. enter_scope pins the settings
+-- scopedb relies on; search_path is pinned here because a function's own SET search_path would undo it.
+SELECT scopedb.enter_scope(%(token)s), pg_catalog.set_config('search_path', '"$user", public', true);
 
 -- name: resolve_scope
--- For the SET LOCAL form (Citus): the resolved token to put into scopedb.scope_token.
-SELECT scopedb.resolve_scope(%(token)s);
+-- For the SET LOCAL form (Citus): the resolved token to put into scopedb.scope_token (settings pinned as above).
+SELECT scopedb.resolve_scope(%(token)s), pg_catalog.set_config('search_path', '"$user", public', true);
 
 -- name: resolved_token
 -- After enter_scope, in the same pipeline: the resolved token it set, which scopedb reuses for later entries of
@@ -14,8 +20,9 @@ SELECT scopedb.resolve_scope(%(token)s);
 SELECT pg_catalog.current_setting('scopedb.scope_token');
 
 -- name: reenter_scope
--- Sets a resolved token kept from an earlier entry; the policies verify it on every statement as always.
-SELECT pg_catalog.set_config('scopedb.scope_token', %(token)s, true);
+-- Sets a resolved token kept from an earlier entry and returns its project ids (none when it no longer verifies);
+-- the policies verify it on every statement as always.
+SELECT scopedb.reenter_scope(%(token)s), pg_catalog.set_config('search_path', '"$user", public', true);
 
 -- name: scope_project_ids
 -- After SET LOCAL of a resolved token: the project ids it carries (empty when it does not verify).
@@ -32,3 +39,35 @@ VALUES (%(project_id)s, COALESCE(%(id)s, gen_random_uuid()::text), %(resource_id
         %(content)s, %(embedding)s, COALESCE(%(tier)s, 'warm'), COALESCE(%(token_count)s, 0),
         COALESCE(%(valid_from)s, now()), %(valid_to)s)
 RETURNING id;
+
+-- name: end_cleanup
+-- What a scoped transaction may leave behind in its session, undone before the connection goes back to the pool,
+-- in the same round trip as COMMIT/ROLLBACK: held cursors, every setting (a session-level SET of
+-- scopedb.scope_token included), the role (RESET ALL keeps a SET SESSION ROLE), prepared statements, cached plans,
+-- sequence state, LISTENs and session advisory locks. The last row says whether settings are stored for the
+-- login itself (ALTER ROLE CURRENT_USER SET ..., which RESET ALL cannot undo): then the caller removes them.
+CLOSE ALL;
+RESET ALL;
+RESET ROLE;
+DEALLOCATE ALL;
+DISCARD PLANS;
+DISCARD SEQUENCES;
+UNLISTEN *;
+SELECT pg_catalog.pg_advisory_unlock_all();
+SELECT EXISTS (SELECT FROM pg_catalog.pg_db_role_setting AS s
+                WHERE s.setrole = (SELECT r.oid FROM pg_catalog.pg_roles AS r WHERE r.rolname = session_user)
+                  AND s.setdatabase IN (0, (SELECT d.oid FROM pg_catalog.pg_database AS d
+                                             WHERE d.datname = pg_catalog.current_database())));
+
+-- name: stored_settings
+-- Checked when a connection is made: the settings stored for the login (in every database, or in this one) —
+-- and whether this session started with any (their source is the role's stored defaults), which may be so even
+-- if another connection removed them from the catalog in the meantime.
+SELECT s.setconfig
+  FROM pg_catalog.pg_db_role_setting AS s
+ WHERE s.setrole = (SELECT r.oid FROM pg_catalog.pg_roles AS r WHERE r.rolname = session_user)
+   AND s.setdatabase IN (0, (SELECT d.oid FROM pg_catalog.pg_database AS d WHERE d.datname = pg_catalog.current_database()))
+UNION ALL
+SELECT ARRAY[g.name || '=(this session)']
+  FROM pg_catalog.pg_settings AS g
+ WHERE g.source IN ('user', 'database user');

@@ -54,7 +54,9 @@ UPDATE scopedb.fragments SET tier = %(tier)s, content = %(content)s
  WHERE project_id = %(project_id)s AND id = %(id)s AND tier = %(from_tier)s;
 
 -- name: evict
-DELETE FROM scopedb.fragments WHERE project_id = %(project_id)s AND id = %(id)s AND tier = 'cold';
+-- The app deletes only through scopedb's delete functions (it holds no DELETE privilege, see sql/05_grants.sql).
+-- The row is locked by the caller (lock_one / lru), so it is still the cold fragment it read.
+SELECT scopedb.delete_fragments(%(project_id)s, ARRAY[%(id)s]::text[]);
 
 -- name: usage
 SELECT tier, count(*), coalesce(sum(token_count), 0)
@@ -64,4 +66,6 @@ SELECT tier, count(*), coalesce(sum(token_count), 0)
 
 -- name: lock_project
 -- One budget enforcer per project at a time (other transactions wait), so two cannot both move "the overflow".
-SELECT pg_catalog.pg_advisory_xact_lock(pg_catalog.hashtextextended('scopedb.tiers:' || %(project_id)s::text, 0));
+-- A row lock in an owner-only table: no other tenant can name it (an advisory key computed from the project id
+-- could be held by anyone).
+SELECT scopedb.lock_project_tiers(%(project_id)s);

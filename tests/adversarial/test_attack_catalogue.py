@@ -141,11 +141,13 @@ def test_shadowing_and_escape_statements_are_refused(tenants: Tenants, statement
 
 def test_role_defaults_the_app_may_store_for_itself_are_inert(tenants: Tenants) -> None:
     """Residual: PostgreSQL lets a role store defaults for itself, so the app can ``ALTER ROLE scopedb_app SET``.
-    Role defaults apply only when a session logs in as that role; scopedb_app is NOLOGIN and sessions log in as
-    scopedb_app_login (which the app may not alter), so the stored settings never take effect."""
+    Role defaults apply only when a session logs in as that role; scopedb_app is NOLOGIN, so the stored settings
+    never take effect, and the audit reports them (W017). (Defaults stored for the login itself, after
+    ``RESET ROLE``: #48.)"""
     with tenants.db.scoped(tenants.scope("acme/api")) as s:
         s.execute("ALTER ROLE CURRENT_USER SET row_security = off")
         s.execute("ALTER ROLE CURRENT_USER SET search_path = public")
+    assert any(f.code == "W017" and "scopedb_app" in f.object for f in tenants.db.admin().audit())
     fresh = _single_connection_db(tenants)
     try:
         with fresh.scoped(tenants.scope("acme/api")) as s:
@@ -156,6 +158,8 @@ def test_role_defaults_the_app_may_store_for_itself_are_inert(tenants: Tenants) 
             assert s.execute("SELECT rolcanlogin FROM pg_roles WHERE rolname = 'scopedb_app'").scalar() is False
     finally:
         fresh.close()
+        with psycopg.connect(tenants.db.dsn, autocommit=True) as admin:  # roles are cluster-wide
+            admin.execute("ALTER ROLE scopedb_app RESET ALL")
 
 
 def test_row_security_off_raises_instead_of_returning_rows(tenants: Tenants) -> None:
@@ -312,10 +316,15 @@ def test_upsert_on_b_s_key_cannot_touch_b(tenants: Tenants) -> None:
 
 
 def test_data_modifying_ctes_and_returning_reach_nothing_of_b(tenants: Tenants) -> None:
+    """The app deletes only through scopedb.delete_* (no DELETE privilege): a DELETE is refused outright, and the
+    delete function and an UPDATE aimed at B reach nothing."""
+    b_ids = [r[0] for r in _owner(tenants, "SELECT id FROM scopedb.fragments WHERE project_id = %s")]
+    with pytest.raises(PermissionDeniedError), tenants.db.scoped(tenants.scope("acme/api")) as s:
+        s.execute("WITH d AS (DELETE FROM scopedb.fragments WHERE project_id = %s RETURNING content) "
+                  "SELECT count(*) FROM d", (tenants.b.id,))  # fmt: skip
     with tenants.db.scoped(tenants.scope("acme/api")) as s:
         deleted = s.execute(
-            "WITH d AS (DELETE FROM scopedb.fragments WHERE project_id = %s RETURNING content) SELECT count(*) FROM d",
-            (tenants.b.id,),
+            "WITH d AS (SELECT scopedb.delete_fragments(%s, %s) AS n) SELECT n FROM d", (tenants.b.id, b_ids)
         ).scalar()
         updated = s.execute(
             "UPDATE scopedb.fragments SET content = 'x' WHERE project_id = %s RETURNING id", (tenants.b.id,)

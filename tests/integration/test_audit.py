@@ -54,6 +54,38 @@ LINTS: list[tuple[str, list[LiteralString], str]] = [
     ("W014", ["CREATE TABLE scopedb.extra (project_id bigint, note text)"], "scopedb.extra"),
     ("W015", ["UPDATE scopedb_private.signing_keys SET created_at = now() - interval '100 days'"], "signing key"),
     ("E015", ["UPDATE scopedb_private.signing_keys SET retired_at = now()"], "signing keys"),
+    # Settings stored in this (cloned) database only, so the cluster-wide roles stay clean for other tests.
+    (
+        "E017",
+        [
+            """DO $$ BEGIN EXECUTE format('ALTER ROLE %I IN DATABASE %I SET gin_fuzzy_search_limit = 20',
+                (SELECT rolname FROM pg_roles WHERE rolcanlogin AND pg_has_role(oid, 'scopedb_app', 'MEMBER')
+                  ORDER BY rolname LIMIT 1), current_database()); END $$"""
+        ],
+        "role",
+    ),
+    (
+        "W017",
+        [
+            "DO $$ BEGIN EXECUTE format('ALTER ROLE scopedb_app IN DATABASE %I SET row_security = off', "
+            "current_database()); END $$"
+        ],
+        "scopedb_app",
+    ),
+    (
+        "E018",
+        ["ALTER FUNCTION scopedb.text_candidates(tsquery, integer) RESET gin_fuzzy_search_limit"],
+        "text_candidates",
+    ),
+    (
+        "E019",
+        [
+            "CREATE FUNCTION scopedb.plan_of(q text) RETURNS SETOF text LANGUAGE plpgsql SECURITY DEFINER "
+            "SET search_path = pg_catalog AS $$ BEGIN RETURN QUERY EXECUTE 'EXPLAIN ' || q; END $$",
+            "GRANT EXECUTE ON FUNCTION scopedb.plan_of(text) TO scopedb_app",
+        ],
+        "plan_of",
+    ),
 ]
 
 

@@ -62,16 +62,38 @@ def test_select_sees_only_the_scoped_project(tenants: Tenants, table: str) -> No
     assert tenants.count(table, tenants.b) > 0
 
 
+# A column each table lets the app update (column privileges: no table-level UPDATE, see sql/05_grants.sql).
+UPDATABLE = {"resources": "alias", "fragments": "tier"}
+
+
 @pytest.mark.parametrize("table", ["resources", "resource_links", "fragments"])
 def test_update_and_delete_leave_other_projects_untouched(tenants: Tenants, table: str) -> None:
     before_b = tenants.admin_rows(table, f"project_id = {tenants.b.id}")
     with tenants.scoped(tenants.scope("acme/api")) as s:
-        updated = s.execute(f"UPDATE scopedb.{table} SET created_at = created_at")
-        assert updated.rowcount == tenants.count(table, tenants.a)
-        deleted = s.execute(f"DELETE FROM scopedb.{table}")
-        assert deleted.rowcount > 0
+        if table in UPDATABLE:
+            column = UPDATABLE[table]
+            updated = s.execute(f"UPDATE scopedb.{table} SET {column} = {column}")
+            assert updated.rowcount == tenants.count(table, tenants.a)
+        if table == "fragments":
+            ids = [r[0] for r in s.execute("SELECT id FROM scopedb.fragments")]
+            deleted = s.delete_fragments("acme/api", ids + [r[0] for r in _b_keys(tenants, "id", table)])
+        elif table == "resources":
+            ids = [r[0] for r in s.execute("SELECT id FROM scopedb.resources")]
+            deleted = s.delete_resources("acme/api", ids + [r[0] for r in _b_keys(tenants, "id", table)])
+        else:
+            links = [(r[0], r[1]) for r in s.execute("SELECT parent_id, child_id FROM scopedb.resource_links")]
+            b_links = [(r[0], r[1]) for r in _b_keys(tenants, "parent_id, child_id", table)]
+            deleted = s.delete_resource_links("acme/api", links + b_links)
+        assert deleted > 0
     assert tenants.admin_rows(table, f"project_id = {tenants.b.id}") == before_b
     assert tenants.count(table, tenants.a) == 0
+
+
+def _b_keys(tenants: Tenants, columns: str, table: str) -> list[tuple[Any, ...]]:
+    """B's keys, as the admin sees them: what an attacker would pass to a delete hoping to reach B."""
+    with psycopg.connect(tenants.db.dsn) as conn:
+        return conn.execute(f"SELECT {columns} FROM scopedb.{table} WHERE project_id = %s",
+                            (tenants.b.id,)).fetchall()  # fmt: skip
 
 
 def test_insert_into_another_project_is_refused(tenants: Tenants) -> None:
@@ -157,7 +179,9 @@ def test_no_scope_means_refused_writes(tenants: Tenants) -> None:
         conn.rollback()
         conn.execute("SET ROLE scopedb_app")
         assert conn.execute("UPDATE scopedb.fragments SET content = 'x'").rowcount == 0
-        assert conn.execute("DELETE FROM scopedb.resources").rowcount == 0
+        ids = [tenants.resources["a1"].id, tenants.resources["a2"].id]
+        assert conn.execute("SELECT scopedb.delete_resources(%s, %s::text[])", (tenants.a.id, ids)).fetchone() == (0,)
+    assert tenants.count("resources", tenants.a) == 2
 
 
 def test_after_commit_the_scope_is_gone(tenants: Tenants) -> None:

@@ -1,0 +1,41 @@
+"""A scope ends when its token expires or its key is retired — at the next statement, not at the next transaction
+(catalogue #57, #58).
+
+The policies verify the entered token on every statement. They used to compare its expiry with ``now()``, the
+start of the transaction, so a transaction that outlived its token kept reading, and retiring a key never cut off
+a transaction already open. The attacker here is simply a transaction that stays open.
+"""
+
+from __future__ import annotations
+
+import time
+
+from scopedb import Database
+from scopedb.server import Server
+from tests.conftest import Tenants
+
+
+def test_57_an_open_transaction_loses_its_scope_when_the_token_expires(tenants: Tenants) -> None:
+    short = Database(Server(dsn=tenants.db.dsn, backend=tenants.db.server.backend), app_dsn=tenants.db.app_dsn,
+                     token_ttl_seconds=2, pool_size=1)  # fmt: skip
+    try:
+        with short.scoped(tenants.scope("acme/api")) as s:
+            assert s.execute("SELECT count(*) FROM scopedb.fragments").scalar() == 7
+            time.sleep(3)
+            assert s.execute("SELECT count(*) FROM scopedb.fragments").scalar() == 0
+            assert s.execute("SELECT count(*) FROM scopedb.resources").scalar() == 0
+    finally:
+        short.close()
+
+
+def test_58_retiring_a_key_cuts_off_transactions_already_open(tenants: Tenants) -> None:
+    admin = tenants.db.admin()
+    key = admin.active_signing_key()
+    assert key is not None
+    with tenants.db.scoped(tenants.scope("acme/api")) as s:
+        assert s.execute("SELECT count(*) FROM scopedb.fragments").scalar() == 7
+        admin.rotate_signing_key()
+        admin.retire_signing_key(key.key_id)  # committed by another session, now
+        assert s.execute("SELECT count(*) FROM scopedb.fragments").scalar() == 0
+    with tenants.db.scoped(tenants.scope("acme/api")) as s:  # control: a new transaction enters with the new key
+        assert s.execute("SELECT count(*) FROM scopedb.fragments").scalar() == 7
