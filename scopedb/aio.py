@@ -12,7 +12,6 @@ Administration — migrations, projects, keys, the audit — stays on the sync :
 from __future__ import annotations
 
 import asyncio
-import contextlib
 import logging
 from collections.abc import AsyncIterator, Iterable, Sequence
 from contextlib import asynccontextmanager
@@ -27,7 +26,15 @@ from scopedb import deletes, sqlfiles, steps
 from scopedb.admin import Admin
 from scopedb.backends import postgres as pg
 from scopedb.backends.base import GraphResult, TextHit, VectorHit
-from scopedb.database import Database, ScopeEntry, StoredSettingsError
+from scopedb.database import (
+    _CLEAN,
+    _VETTED,
+    Database,
+    DirtyConnectionError,
+    ScopeEntry,
+    StoredSettingsError,
+    _judge_login,
+)
 from scopedb.errors import (
     ConfigurationError,
     DatabaseUnavailableError,
@@ -70,6 +77,7 @@ class AsyncScopedSession(SessionState):
         super().__init__(project_ids=project_ids, scope_key=scope_key, visible_counts=visible_counts)
         self._conn = conn
         self._closed = False
+        self._lock = asyncio.Lock()  # as ScopedSession._lock: a task outliving the block never runs in the next one
 
     async def projects(self) -> dict[str, int]:
         """The scope's projects, name to id (read under RLS)."""
@@ -77,16 +85,21 @@ class AsyncScopedSession(SessionState):
 
     async def execute(self, query: Query, params: Params = None) -> Result:
         """Run any statement in this transaction, as ``scopedb_app``, still under the scope."""
-        if self._closed:
-            raise SessionClosedError()
-        try:
-            async with self._conn.cursor() as cur:
-                await cur.execute(query, params)
-                columns = tuple(col.name for col in cur.description or ())
-                rows = await cur.fetchall() if cur.description else []
-                return Result(columns=columns, rows=rows, rowcount=cur.rowcount)
-        except psycopg.Error as exc:
-            raise translate(exc) from exc
+        async with self._lock:
+            if self._closed:
+                raise SessionClosedError()
+            try:
+                async with self._conn.cursor() as cur:
+                    await cur.execute(query, params)
+                    columns = tuple(col.name for col in cur.description or ())
+                    rows = await cur.fetchall() if cur.description else []
+                    return Result(columns=columns, rows=rows, rowcount=cur.rowcount)
+            except psycopg.Error as exc:
+                raise translate(exc) from exc
+
+    async def _close(self) -> None:
+        async with self._lock:
+            self._closed = True
 
     async def _run(self, operation: Steps[T]) -> T:
         async def execute(statement: Statement) -> Result:
@@ -255,6 +268,7 @@ class AsyncDatabase:
                     name="scopedb-app-async",
                     kwargs={"autocommit": True, "prepare_threshold": None},
                     configure=refuse_stored_settings,
+                    reset=_keep_only_if_clean,
                 )
                 try:
                     await pool.open()
@@ -281,10 +295,10 @@ class AsyncDatabase:
                 try:
                     yield session
                 except BaseException:
-                    session._closed = True
+                    await session._close()
                     await _end(conn, "ROLLBACK")
                     raise
-                session._closed = True
+                await session._close()
                 await _end(conn, "COMMIT")
         except PoolTimeout as exc:
             raise DatabaseUnavailableError("no database connection became free in time") from exc
@@ -326,6 +340,7 @@ class AsyncDatabase:
             raise ConfigurationError("enter_scope() takes a ResourceScope")
         if conn.autocommit:
             raise ConfigurationError("enter_scope() needs a connection in a transaction, not in autocommit mode")
+        await self.vet_connection(conn)
         lead: tuple[LiteralString, ...] = ("SET LOCAL ROLE scopedb_app", "SAVEPOINT scopedb_entry")
         for attempt in (1, 2):
             token = await self.sign(scope, actor=actor)
@@ -355,8 +370,24 @@ class AsyncDatabase:
         """The DSN of the application login scoped transactions use."""
         return self.sync.app_dsn
 
+    async def vet_connection(self, conn: psycopg.AsyncConnection[Any]) -> None:
+        """:meth:`Database.vet_connection` for an async connection."""
+        if conn in _VETTED:
+            return
+        try:
+            async with conn.pipeline():
+                await conn.execute("SET LOCAL ROLE scopedb_app")
+                cur = await conn.execute(sqlfiles.query("admin", "login_hazards"))
+            _judge_login(await cur.fetchone())
+        except psycopg.errors.InsufficientPrivilege:
+            raise ConfigurationError("the connection's login is not a member of scopedb_app") from None
+        except psycopg.Error as exc:
+            raise translate(exc) from exc
+        _VETTED.add(conn)
+
     async def _reenter(self, conn: psycopg.AsyncConnection[Any], token: str) -> list[int]:
         """As :meth:`Database._reenter`: set a kept resolved token in one round trip; its project ids, if any."""
+        _CLEAN.discard(conn)
         try:
             async with conn.pipeline():
                 await conn.execute(sqlfiles.query("session", "begin"))
@@ -378,6 +409,7 @@ class AsyncDatabase:
         remember: str | None = None,
     ) -> list[int]:
         """As :meth:`Database._enter_token`: one pipelined round trip, the token only a bind parameter."""
+        _CLEAN.discard(conn)
         try:
             if self._scope_entry == "function":
                 async with conn.pipeline():
@@ -411,19 +443,33 @@ class AsyncDatabase:
             raise translate(exc) from exc
 
 
+async def _keep_only_if_clean(conn: psycopg.AsyncConnection[Any]) -> None:
+    """As :func:`scopedb.database._keep_only_if_clean`, for the async pool."""
+    if conn in _CLEAN:
+        _CLEAN.discard(conn)
+        return
+    raise DirtyConnectionError()
+
+
 async def _end(conn: psycopg.AsyncConnection[Any], statement: Literal["COMMIT", "ROLLBACK"]) -> None:
     """As :func:`scopedb.database._end`: end the transaction and clean the session in one round trip; a failed
-    COMMIT raises, after cleaning up."""
+    COMMIT raises, after cleaning up; only an end that completes marks the connection clean."""
     try:
         await _end_cleanup(conn, statement)
     except psycopg.Error as exc:
-        await _quietly(conn)
+        await _quietly(conn, entry=False)
         try:
             await _end_cleanup(conn)
         except psycopg.Error:
             await conn.close()  # the pool replaces a closed connection rather than lend out a dirty one
+            if statement == "COMMIT":
+                raise translate(exc) from exc
+            return
+        _CLEAN.add(conn)
         if statement == "COMMIT":
             raise translate(exc) from exc
+        return
+    _CLEAN.add(conn)
 
 
 async def _end_cleanup(conn: psycopg.AsyncConnection[Any], statement: Literal["COMMIT", "ROLLBACK", ""] = "") -> None:
@@ -467,10 +513,14 @@ async def _remove_stored_settings(conn: psycopg.AsyncConnection[Any]) -> None:
     log.warning("removed settings stored for the application login %s: %s", conn.info.user, ", ".join(names))
 
 
-async def _quietly(conn: psycopg.AsyncConnection[Any]) -> None:
-    """End the transaction without masking the exception already on its way out."""
-    with contextlib.suppress(psycopg.Error):
+async def _quietly(conn: psycopg.AsyncConnection[Any], *, entry: bool = True) -> None:
+    """As :func:`scopedb.database._quietly`."""
+    try:
         await conn.execute("ROLLBACK")
+    except psycopg.Error:
+        return
+    if entry:
+        _CLEAN.add(conn)
 
 
 __all__ = ["AsyncDatabase", "AsyncScopedSession", "ScopedbError"]

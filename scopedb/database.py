@@ -13,7 +13,8 @@ from __future__ import annotations
 import logging
 import os
 import threading
-from collections.abc import Iterable, Iterator
+import weakref
+from collections.abc import Iterable, Iterator, Sequence
 from contextlib import contextmanager
 from pathlib import Path
 from typing import Any, Literal, LiteralString
@@ -44,11 +45,14 @@ ScopeEntry = Literal["function", "set_local"]
 
 
 class PrivilegedLoginError(ConfigurationError):
-    """refusing to run scoped transactions as a login that is superuser, BYPASSRLS or a member of scopedb_owner:
-    pass app_dsn (or SCOPEDB_APP_DATABASE_URL) for a login that is only in scopedb_app"""
+    """refusing to run scoped transactions as a login that can step outside a scope (superuser, BYPASSRLS,
+    REPLICATION, CREATEROLE, a member of scopedb_owner or of a role that reads all data, itself or through a role
+    it belongs to): pass app_dsn (or SCOPEDB_APP_DATABASE_URL) for a login that is only in scopedb_app"""
 
-    def __init__(self, message: str | None = None) -> None:
-        super().__init__(message or " ".join((self.__doc__ or "").split()))
+    def __init__(self, message: str | None = None, *, hazards: Sequence[str] = ()) -> None:
+        text = message or " ".join((self.__doc__ or "").split())
+        super().__init__(f"{text} [{'; '.join(hazards)}]" if hazards else text)
+        self.hazards = tuple(hazards)
 
 
 class Database:
@@ -155,7 +159,9 @@ class Database:
             with self._lock:
                 self._key = admin.ensure_signing_key()
         if self.server.manages_logins and self._explicit_app_dsn is None:
-            admin.ensure_app_login()  # trust authentication: the servers scopedb starts listen locally only
+            # Trust authentication: the servers scopedb starts listen only on a Unix socket inside their private data
+            # directory (scopedb.server), so only the OS user that started them can connect at all.
+            admin.ensure_app_login()
 
     def admin(self) -> Admin:
         """Owner-side operations (projects, resources, keys); needs an admin login."""
@@ -234,7 +240,7 @@ class Database:
                 raise
             if ids and tuple(ids) == kept.project_ids:
                 return ids
-            _quietly(conn, "ROLLBACK")  # it no longer verifies (a retired key): resolve afresh
+            _quietly(conn, "ROLLBACK")  # it no longer verifies (a retired key, a renamed project): resolve afresh
             self._resolved.discard(key)
         for attempt in (1, 2):
             token = self.sign(scope, actor=actor)
@@ -254,6 +260,7 @@ class Database:
     def _reenter(self, conn: psycopg.Connection[Any], token: str) -> list[int]:
         """BEGIN, become scopedb_app and set a resolved token kept from an earlier entry: one round trip. Returns
         the project ids the database reads from it (none when it no longer verifies)."""
+        _CLEAN.discard(conn)
         try:
             with conn.pipeline():
                 conn.execute(sqlfiles.query("session", "begin"))
@@ -280,6 +287,7 @@ class Database:
             raise ConfigurationError("enter_scope() takes a ResourceScope")
         if conn.autocommit:
             raise ConfigurationError("enter_scope() needs a connection in a transaction, not in autocommit mode")
+        self.vet_connection(conn)
         lead: tuple[LiteralString, ...] = ("SET LOCAL ROLE scopedb_app", "SAVEPOINT scopedb_entry")
         for attempt in (1, 2):
             token = self.sign(scope, actor=actor)
@@ -292,6 +300,23 @@ class Database:
                     self._key = None
                 lead = ("ROLLBACK TO SAVEPOINT scopedb_entry",)
         raise AssertionError("unreachable")
+
+    def vet_connection(self, conn: psycopg.Connection[Any]) -> None:
+        """Refuse a connection whose login could step outside a scope (:class:`PrivilegedLoginError`), once per
+        connection: a connection scopedb's own pools did not make (a service's, SQLAlchemy's) is judged on its first
+        entry, in the transaction the caller has open, with one round trip."""
+        if conn in _VETTED:
+            return
+        try:
+            with conn.pipeline():
+                conn.execute("SET LOCAL ROLE scopedb_app")
+                cur = conn.execute(sqlfiles.query("admin", "login_hazards"))
+            _judge_login(cur.fetchone())
+        except psycopg.errors.InsufficientPrivilege:
+            raise ConfigurationError("the connection's login is not a member of scopedb_app") from None
+        except psycopg.Error as exc:
+            raise translate(exc) from exc
+        _VETTED.add(conn)
 
     def _enter_token(
         self,
@@ -310,6 +335,7 @@ class Database:
         that resets its role to that login can read the others' last statement in ``pg_stat_activity`` — a token
         written into the statement text could be read there and replayed while it is valid.
         """
+        _CLEAN.discard(conn)
         try:
             if self._scope_entry == "function":
                 with conn.pipeline():
@@ -379,6 +405,7 @@ class Database:
                 # transaction-pooling PgBouncer both drop them behind the driver's back.
                 kwargs={"autocommit": True, "prepare_threshold": None},
                 configure=refuse_stored_settings,
+                reset=_keep_only_if_clean,
             )
             return pool
 
@@ -442,36 +469,74 @@ def _check_app_login(app_dsn: str) -> str:
     """Refuse an application login that could step outside a scope; return the database name (the audience)."""
     try:
         with psycopg.connect(app_dsn, autocommit=True) as conn:
-            row = conn.execute(sqlfiles.query("admin", "login_safety")).fetchone()
+            try:
+                conn.execute("SET ROLE scopedb_app")
+            except psycopg.errors.InsufficientPrivilege:
+                raise ConfigurationError("the application login is not a member of scopedb_app") from None
+            return _judge_login(conn.execute(sqlfiles.query("admin", "login_hazards")).fetchone())
     except psycopg.OperationalError as exc:
         raise DatabaseUnavailableError(
             "could not connect as the application login (was the database migrated?)"
         ) from exc
     except psycopg.Error as exc:
         raise translate(exc) from exc
+
+
+def _judge_login(row: tuple[Any, ...] | None) -> str:
+    """The one place a login is judged (``login_hazards``, ``scopedb.role_hazards`` in SQL): refuse it if it has
+    any hazard; otherwise return the database name, the audience of its tokens."""
     assert row is not None
-    superuser, bypassrls, owner_member, app_member, database = row
-    if superuser or bypassrls or owner_member:
-        raise PrivilegedLoginError()
-    if not app_member:
-        raise ConfigurationError("the application login is not a member of scopedb_app")
+    hazards, database = row
+    if hazards:
+        raise PrivilegedLoginError(hazards=hazards)
     return str(database)
+
+
+# Connections judged fit to enter a scope (see Database.enter_scope): each is judged once, on its first entry.
+_VETTED: weakref.WeakSet[Any] = weakref.WeakSet()
+
+
+# Connections that ended their last scoped transaction cleanly (COMMIT or ROLLBACK and the session cleanup both
+# completed, or an entry that failed was rolled back). The pool's reset hook keeps only these: a connection whose
+# end was interrupted — a task cancelled by a timeout while the COMMIT ran, KeyboardInterrupt, a lost connection —
+# may still carry the session state a tenant prepared (a role, settings, locks, LISTENs, held cursors), and is
+# discarded instead of lent to the next tenant.
+_CLEAN: weakref.WeakSet[Any] = weakref.WeakSet()
+
+
+class DirtyConnectionError(ScopedbError):
+    """the connection's last scoped transaction did not end cleanly; it is discarded, not reused"""
+
+
+def _keep_only_if_clean(conn: psycopg.Connection[Any]) -> None:
+    """Pool ``reset`` hook: raising makes the pool close the connection rather than lend it out again."""
+    if conn in _CLEAN:
+        _CLEAN.discard(conn)
+        return
+    raise DirtyConnectionError()
 
 
 def _end(conn: psycopg.Connection[Any], statement: Literal["COMMIT", "ROLLBACK"]) -> None:
     """End the scoped transaction and clean the session (``end_cleanup`` in ``sql/queries/session.sql``) in one
-    round trip; a failed COMMIT raises, after cleaning up."""
+    round trip; a failed COMMIT raises, after cleaning up. Only an end that completes marks the connection clean:
+    anything that interrupts it (KeyboardInterrupt, a cancelled task) leaves it to be discarded."""
     try:
         _end_cleanup(conn, statement)
     except psycopg.Error as exc:
-        _quietly(conn, "ROLLBACK")
+        _quietly(conn, "ROLLBACK", entry=False)
         try:
             _end_cleanup(conn)
         except psycopg.Error:
             conn.close()  # the pool replaces a closed connection rather than lend out a dirty one
+            if statement == "COMMIT":
+                raise translate(exc) from exc
+            return
+        _CLEAN.add(conn)
         if statement == "COMMIT":
             raise translate(exc) from exc
         log.debug("rollback failed: %s", type(exc).__name__)
+        return
+    _CLEAN.add(conn)
 
 
 def _end_cleanup(conn: psycopg.Connection[Any], statement: Literal["COMMIT", "ROLLBACK", ""] = "") -> None:
@@ -530,9 +595,13 @@ def _remove_stored_settings(conn: psycopg.Connection[Any]) -> None:
     log.warning("removed settings stored for the application login %s: %s", conn.info.user, ", ".join(names))
 
 
-def _quietly(conn: psycopg.Connection[Any], statement: Literal["ROLLBACK"]) -> None:
-    """End the transaction without masking the exception already on its way out."""
+def _quietly(conn: psycopg.Connection[Any], statement: Literal["ROLLBACK"], *, entry: bool = True) -> None:
+    """End a transaction without masking the exception on its way out. For a failed ``entry`` (before any of the
+    caller's SQL ran) a completed rollback leaves nothing behind: the connection is clean."""
     try:
         conn.execute(statement)
     except psycopg.Error:
         log.debug("could not %s after an error", statement.lower())
+        return
+    if entry:
+        _CLEAN.add(conn)

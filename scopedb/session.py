@@ -6,6 +6,7 @@ or yours through :meth:`ScopedSession.execute` — the database's row-level secu
 
 from __future__ import annotations
 
+import threading
 from collections.abc import Iterable, Sequence
 from typing import Any, TypeVar
 
@@ -49,6 +50,10 @@ class ScopedSession(SessionState):
         super().__init__(project_ids=project_ids, scope_key=scope_key, visible_counts=visible_counts)
         self._conn = conn
         self._closed = False
+        # Held from the closed check to the end of each statement, and by _close: a thread still using the session
+        # when its block ends either finishes its statement first (inside this transaction) or finds it closed —
+        # never runs in the next borrower's transaction on the same connection.
+        self._lock = threading.RLock()
 
     @property
     def projects(self) -> dict[str, int]:
@@ -60,16 +65,17 @@ class ScopedSession(SessionState):
 
         Driver errors come back as scopedb errors (a refused write is a :class:`ScopeViolationError`).
         """
-        if self._closed:
-            raise SessionClosedError()
-        try:
-            with self._conn.cursor() as cur:
-                cur.execute(query, params)
-                columns = tuple(col.name for col in cur.description or ())
-                rows = cur.fetchall() if cur.description else []
-                return Result(columns=columns, rows=rows, rowcount=cur.rowcount)
-        except psycopg.Error as exc:
-            raise translate(exc) from exc
+        with self._lock:
+            if self._closed:
+                raise SessionClosedError()
+            try:
+                with self._conn.cursor() as cur:
+                    cur.execute(query, params)
+                    columns = tuple(col.name for col in cur.description or ())
+                    rows = cur.fetchall() if cur.description else []
+                    return Result(columns=columns, rows=rows, rowcount=cur.rowcount)
+            except psycopg.Error as exc:
+                raise translate(exc) from exc
 
     def _run(self, operation: Steps[T]) -> T:
         """Drive an operation's steps (:mod:`scopedb.steps`) on this transaction."""
@@ -148,4 +154,5 @@ class ScopedSession(SessionState):
         return pg.subgraph(self, kinds)
 
     def _close(self) -> None:
-        self._closed = True
+        with self._lock:
+            self._closed = True

@@ -234,12 +234,17 @@ def set_scope(session: orm.Session, scope: ResourceScope | None, *, actor: str |
     """Make ``scope`` the scope of ``session``'s next transaction (``None``: no scope, so no rows).
 
     Refused while a transaction is open: its scope was fixed when it began, and quietly keeping the old one would
-    be the kind of surprise a security boundary must not have. Commit or roll back first.
+    be the kind of surprise a security boundary must not have. Commit or roll back first. A change of scope also
+    empties the session's identity map, so nothing loaded under the old scope stays reachable.
     """
     if scope is not None and not isinstance(scope, ResourceScope):
         raise ConfigurationError("set_scope() takes a ResourceScope or None")
     if session.in_transaction():
         raise ConfigurationError("the session is in a transaction: commit or roll back before changing its scope")
+    if scope != scope_of(session) or actor != session.info.get(_ACTOR_KEY):
+        # The identity map answers session.get() and relationship loads without a query: objects loaded under the
+        # old scope would still be served under the new one (with expire_on_commit=False, even their content).
+        session.expunge_all()
     session.info[_SCOPE_KEY] = scope
     session.info[_ACTOR_KEY] = actor
 
@@ -293,6 +298,7 @@ def _enter(db: Database, connection: sa.Connection, scope: ResourceScope | None,
     if not isinstance(driver, psycopg.Connection):
         raise ConfigurationError("scopedb.sqlalchemy needs the psycopg (version 3) driver")
     if scope is None:
+        db.vet_connection(driver)  # becomes scopedb_app (SET LOCAL ROLE) once the login is judged fit
         try:
             driver.execute("SET LOCAL ROLE scopedb_app")
         except psycopg.Error as exc:

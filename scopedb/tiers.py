@@ -117,11 +117,17 @@ def word_tokens(text: str) -> int:
     return len(text.split())
 
 
+class FragmentNotInScopeError(ScopeViolationError, ValueError):
+    """The fragment is not visible in this scope (whether it exists elsewhere is not said)."""
+
+
 class ContextTierService:
     """Tiers over ``scopedb.fragments`` (see the module docstring).
 
-    ``projects`` are the projects this service works for; projects it stores into join them. They bound the
-    operations that take no scope (``get_for_actor`` without projects, ``evict_lru`` without a project).
+    ``projects`` are the projects this service is configured for: they bound ``get_for_actor`` without projects. The
+    projects it stores into join those ``evict_lru`` without a project works through (maintenance), but never what
+    a read returns: a service shared by several tenants must not answer one tenant from another's projects. Give
+    each tenant (or request) its own service, configured with that tenant's projects.
     """
 
     def __init__(
@@ -142,7 +148,8 @@ class ContextTierService:
         self.summarize_over = summarize_over
         self.tokenizer = tokenizer
         self.actor = actor
-        self._projects: set[str] = set(projects)
+        self._configured: frozenset[str] = frozenset(projects)
+        self._projects: set[str] = set(self._configured)
         # Called for every move after its transaction commits (metrics, logs); never inside the transaction.
         self.on_move = on_move
 
@@ -259,8 +266,9 @@ class ContextTierService:
         return self.get_scoped_by_resource(ResourceScope(project_names=names))
 
     def get_for_actor(self, actor: str, project_names: Iterable[str] | None = None) -> list[StoredFragment]:
-        """Fragments stored by ``actor`` in ``project_names`` (default: this service's projects)."""
-        names = frozenset(project_names) if project_names is not None else frozenset(self._projects)
+        """Fragments stored by ``actor`` in ``project_names`` (default: the projects this service was configured
+        with — not every project it has stored into)."""
+        names = frozenset(project_names) if project_names is not None else self._configured
         if not names:
             return []
         with self.db.scoped(ResourceScope(project_names=names), actor=self.actor) as s:
@@ -270,22 +278,18 @@ class ContextTierService:
             return [self._fragment(s, row) for row in rows]
 
     def validate_fragment_scope(self, fragment_id: str, scope: ResourceScope) -> None:
-        """Pass if ``scope`` sees the fragment; :class:`ScopeViolationError` if it exists only outside the scope
-        (among this service's projects); ValueError if this service knows no such fragment."""
+        """Pass if ``scope`` sees the fragment; otherwise :class:`FragmentNotInScopeError`, which is both a
+        :class:`ScopeViolationError` and a ``ValueError``. The answer is the same whether the id exists in another
+        tenant's project or nowhere: telling the two apart would be an existence oracle across tenants."""
         with self.db.scoped(scope, actor=self.actor) as s:
             params = {"id": fragment_id, "projects": list(s.project_ids)}
             if s.execute(sqlfiles.query("tiers", "exists"), params).rows:
                 return
-        known = frozenset(self._projects | scope.project_names)
-        with self.db.scoped(ResourceScope(project_names=known), actor=self.actor) as s:
-            params = {"id": fragment_id, "projects": list(s.project_ids)}
-            if s.execute(sqlfiles.query("tiers", "exists"), params).rows:
-                raise ScopeViolationError(
-                    "the fragment is outside the scope",
-                    resource_ids=scope.resource_ids,
-                    scope_project_names=scope.project_names,
-                )
-        raise ValueError(f"no fragment {fragment_id!r}")
+        raise FragmentNotInScopeError(
+            "no fragment with this id in the scope",
+            resource_ids=scope.resource_ids,
+            scope_project_names=scope.project_names,
+        )
 
     def get_scoped_metrics(self, project: str) -> TierMetrics:
         """Fragments and tokens per tier of ``project``."""

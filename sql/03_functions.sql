@@ -188,6 +188,40 @@ RETURN pg_catalog.pg_has_role(session_user, 'scopedb_owner', 'MEMBER');
 COMMENT ON FUNCTION scopedb_private.is_admin_session() IS
     'Whether the logged-in role is a member of scopedb_owner (admin and migration sessions).';
 
+-- Why a role must not run scoped transactions, if it must not: an empty array when it may. The role itself and
+-- every role it is a member of, directly or through other roles (what it can become with SET ROLE, or whose
+-- rights it inherits), are checked for the attributes that step outside row-level security or around it —
+-- SUPERUSER, BYPASSRLS, REPLICATION (reads every row through a replication connection), CREATEROLE (makes or
+-- changes roles) — and for membership in scopedb_owner and in the predefined roles that read or write all data or
+-- the server's files (pg_read_all_data can read the signing keys and so forge any scope). scopedb checks the
+-- application login with it when a pool opens and when a connection first enters a scope; the audit checks every
+-- login that can act as scopedb_app with it. Catalog reads only: invoker rights.
+CREATE FUNCTION scopedb.role_hazards(target name) RETURNS text[]
+LANGUAGE sql
+STABLE
+SET search_path = pg_catalog, pg_temp
+RETURN ARRAY(
+    SELECT h.hazard
+      FROM (SELECT CASE WHEN r.rolname = target THEN '' ELSE 'through ' || r.rolname || ': ' END
+                   || pg_catalog.concat_ws(', ',
+                          CASE WHEN r.rolsuper THEN 'SUPERUSER' END,
+                          CASE WHEN r.rolbypassrls THEN 'BYPASSRLS' END,
+                          CASE WHEN r.rolreplication THEN 'REPLICATION' END,
+                          CASE WHEN r.rolcreaterole THEN 'CREATEROLE' END) AS hazard
+              FROM pg_catalog.pg_roles AS r
+             WHERE (r.rolsuper OR r.rolbypassrls OR r.rolreplication OR r.rolcreaterole)
+               AND pg_catalog.pg_has_role(target, r.oid, 'MEMBER')
+            UNION ALL
+            SELECT 'member of ' || p.rolname
+              FROM pg_catalog.pg_roles AS p
+             WHERE p.rolname IN ('scopedb_owner', 'pg_read_all_data', 'pg_write_all_data', 'pg_read_server_files',
+                                 'pg_write_server_files', 'pg_execute_server_program', 'pg_maintain')
+               AND p.rolname <> target
+               AND pg_catalog.pg_has_role(target, p.oid, 'MEMBER')) AS h
+     ORDER BY 1);
+COMMENT ON FUNCTION scopedb.role_hazards(name) IS
+    'Why a role (with every role it belongs to) must not run scoped transactions; empty when it may.';
+
 -- Signs claims with the newest active key, in the same format the Python layer uses.
 CREATE FUNCTION scopedb_private.sign_claims(claims jsonb) RETURNS text
 LANGUAGE plpgsql
@@ -562,18 +596,31 @@ COMMENT ON FUNCTION scopedb.enter_scope(text) IS
 
 -- Enters a token resolve_scope produced earlier (the Python layer keeps them while they are valid, see
 -- scopedb.resolved): sets it, pins the transaction's settings as resolve_scope does, and returns the project ids
--- the policies will read from it — none when it no longer verifies. It grants nothing that setting
--- scopedb.scope_token directly would not: every statement verifies the token anyway.
+-- the policies will read from it — none when it no longer verifies, or when the names it was resolved from no
+-- longer name those projects. A project renamed (and its name given to a new project) must not stay reachable
+-- under its old name for the rest of the token's life: the caller then resolves afresh. It grants nothing that
+-- setting scopedb.scope_token directly would not: every statement verifies the token anyway.
 CREATE FUNCTION scopedb.reenter_scope(resolved text) RETURNS bigint[]
 LANGUAGE plpgsql
 VOLATILE
 SECURITY DEFINER
 SET search_path = pg_catalog, pg_temp
 AS $$
+DECLARE
+    ids bigint[];
+    names text[];
 BEGIN
     PERFORM pg_catalog.set_config('scopedb.scope_token', COALESCE(resolved, ''), true);
     PERFORM scopedb_private.pin_settings();
-    RETURN scopedb.scope_project_ids();
+    ids := scopedb.scope_project_ids();
+    names := scopedb.scope_project_names();
+    -- The owner's policy on projects admits the names of the token in the setting.
+    IF (SELECT pg_catalog.count(*) FROM scopedb.projects AS p WHERE p.id = ANY (ids) AND p.name = ANY (names))
+       <> pg_catalog.cardinality(ids) THEN
+        PERFORM pg_catalog.set_config('scopedb.scope_token', '', true);
+        RETURN '{}'::bigint[];
+    END IF;
+    RETURN ids;
 END
 $$;
 COMMENT ON FUNCTION scopedb.reenter_scope(text) IS
@@ -828,7 +875,8 @@ COMMENT ON FUNCTION scopedb_private.note_is_live(scopedb.notes) IS
 
 -- Search notes of the entered scope: one case-insensitive literal substring of the body (never of a secret body)
 -- and/or a literal tag prefix, newest first. Returns a snippet (the first `snippet_chars` characters; the caller
--- trims it to its byte budget), never a body, and no snippet at all for secret notes.
+-- trims it to its byte budget), never a body, and for secret notes no snippet, no size and no truncation flag:
+-- the exact length of a secret is something about it too.
 CREATE FUNCTION scopedb.search_notes(query text, tag_prefix text, max_rows integer, snippet_chars integer)
 RETURNS TABLE (project_id bigint, id text, created_at timestamptz, tags text[], content_bytes integer,
                sensitivity text, retention_days integer, provenance_source text, snippet text, truncated boolean)
@@ -837,10 +885,11 @@ STABLE
 SECURITY DEFINER
 SET search_path = pg_catalog, pg_temp
 BEGIN ATOMIC
-    SELECT n.project_id, n.id, n.created_at, n.tags, pg_catalog.octet_length(n.content), n.sensitivity,
+    SELECT n.project_id, n.id, n.created_at, n.tags,
+           CASE WHEN n.sensitivity = 'secret' THEN NULL ELSE pg_catalog.octet_length(n.content) END, n.sensitivity,
            n.retention_days, n.provenance_source,
            CASE WHEN n.sensitivity = 'secret' THEN NULL ELSE pg_catalog."left"(n.content, snippet_chars) END,
-           pg_catalog.length(n.content) > snippet_chars
+           CASE WHEN n.sensitivity = 'secret' THEN NULL ELSE pg_catalog.length(n.content) > snippet_chars END
       FROM scopedb.notes AS n
      WHERE n.project_id = ANY ((SELECT scopedb.scope_project_ids())::bigint[])
        AND scopedb_private.note_is_live(n)

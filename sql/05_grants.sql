@@ -69,6 +69,8 @@ GRANT EXECUTE ON FUNCTION scopedb.delete_resources(bigint, text[]) TO scopedb_ap
 GRANT EXECUTE ON FUNCTION scopedb.search_notes(text, text, integer, integer) TO scopedb_app;
 GRANT EXECUTE ON FUNCTION scopedb.fetch_notes(text[]) TO scopedb_app;
 GRANT EXECUTE ON FUNCTION scopedb.forget_note(text, text) TO scopedb_app;
+-- Catalog reads only: scopedb checks its application login with it, the audit every login of the app.
+GRANT EXECUTE ON FUNCTION scopedb.role_hazards(name) TO scopedb_app, scopedb_auditor;
 -- Pure pattern logic, no data: handy for services that want the database's answer for a path or name.
 GRANT EXECUTE ON FUNCTION scopedb.patterns_admit(text, text[], text[]) TO scopedb_app, scopedb_auditor;
 

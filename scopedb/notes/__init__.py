@@ -11,6 +11,7 @@ physically removes expired and forgotten notes.
 from __future__ import annotations
 
 import datetime as dt
+import hashlib
 import uuid
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
@@ -23,7 +24,7 @@ from scopedb.scope import ResourceScope
 
 Sensitivity = Literal["normal", "sensitive", "secret"]
 SENSITIVITIES: tuple[Sensitivity, ...] = ("normal", "sensitive", "secret")
-USER_NOTES_PROJECT = "p0000000000000000"  # the reserved project of user-wide notes (host opt-in only)
+USER_NOTES_PREFIX = "p"  # user-notes projects are "p" and 16 hex digits, the seed's reserved id form
 MAX_CONTENT_BYTES = 16 * 1024
 MAX_SEARCH_LIMIT = 25
 DEFAULT_SEARCH_LIMIT = 8
@@ -35,13 +36,14 @@ WITHHELD_SNIPPET = "[withheld: secret-class body]"
 
 @dataclass(frozen=True)
 class NoteDescriptor:
-    """What a search returns: everything about a note but its body, plus a bounded snippet (None for secret)."""
+    """What a search returns: everything about a note but its body, plus a bounded snippet. For a secret note,
+    no snippet and no size either (``None``): the length of a secret is something about it."""
 
     id: str
     project: str
     created_at: dt.datetime
     tags: tuple[str, ...]
-    content_bytes: int
+    content_bytes: int | None
     sensitivity: Sensitivity
     retention_days: int | None
     source: str
@@ -62,6 +64,18 @@ class Note:
     source: str
     session: str | None
     content: str | None
+
+
+def user_notes_project(user: str) -> str:
+    """The project holding the user-wide notes of ``user`` (host opt-in only): ``p`` and 16 hex digits.
+
+    Each user has their own, derived from the identity the host resolved: a service shared by many users must
+    never show one user's notes to another, and a single reserved project for every user did exactly that. The host
+    creates it (``db.admin().ensure_project(user_notes_project(user))``) when it opts a user in.
+    """
+    if not isinstance(user, str) or not user or "\x00" in user:
+        raise InvalidArgumentError("a user is a non-empty string")
+    return USER_NOTES_PREFIX + hashlib.sha256(user.encode("utf-8")).hexdigest()[:16]
 
 
 def new_note_id() -> str:
@@ -175,7 +189,7 @@ class NoteStore:
                     self.project,
                     created,
                     tuple(tags),
-                    int(size),
+                    None if size is None else int(size),
                     sensitivity,
                     retention,
                     source,

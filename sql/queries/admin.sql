@@ -40,14 +40,10 @@ SELECT scopedb_private.rotate_signing_key(%(grace)s::interval) AS key_id;
 -- name: retire_signing_key
 SELECT scopedb_private.retire_signing_key(%(key_id)s, COALESCE(%(at)s::timestamptz, now()));
 
--- name: login_safety
--- Whether the logged-in role could escape a scope: superuser, BYPASSRLS, or able to become scopedb_owner.
-SELECT r.rolsuper, r.rolbypassrls,
-       pg_catalog.pg_has_role(session_user, 'scopedb_owner', 'MEMBER') AS owner_member,
-       pg_catalog.pg_has_role(session_user, 'scopedb_app', 'MEMBER') AS app_member,
-       pg_catalog.current_database() AS database
-  FROM pg_catalog.pg_roles AS r
- WHERE r.rolname = session_user;
+-- name: login_hazards
+-- Run as scopedb_app (SET [LOCAL] ROLE first: a login that is not a member cannot): why the logged-in role must not
+-- run scoped transactions (scopedb.role_hazards, which follows its memberships), and the database (the audience).
+SELECT scopedb.role_hazards(session_user), pg_catalog.current_database();
 
 -- name: original_content
 SELECT content FROM scopedb_private.fragment_originals WHERE project_id = %(project_id)s AND id = %(id)s;

@@ -41,7 +41,7 @@ def sv(scopedb_db: Database) -> World:
     ids = {"RES01": admin.create_resource("proj-a", alias="RES01").id,
            "RES02": admin.create_resource("proj-b", alias="RES02").id,
            "RES99": "01HQ8ZDRX50000000000000099"}  # fmt: skip
-    return World(scopedb_db, ContextTierService(scopedb_db), ids)
+    return World(scopedb_db, ContextTierService(scopedb_db, projects=["proj-a", "proj-b"]), ids)
 
 
 def test_get_scoped_by_resource_filters_by_resourcescope(sv: World) -> None:

@@ -10,7 +10,7 @@ import pytest
 
 from scopedb import Database
 from scopedb.errors import NoteNotFoundError
-from scopedb.notes import USER_NOTES_PROJECT, NoteStore
+from scopedb.notes import NoteStore, user_notes_project
 from scopedb.notes.tools import LOWER_AUTHORITY_HEADER, TOOL_DEFINITIONS, MemoryTools, NoteHost, ToolError
 
 BODY_SENTINEL = "MEMORY-BODY-SENTINEL-4af1"
@@ -93,10 +93,10 @@ def test_malformed_scopes_fail_closed_before_the_database(tools: MemoryTools, to
 def test_user_scope_needs_the_host_to_opt_in(tools: MemoryTools) -> None:
     with pytest.raises(ToolError, match="not enabled"):
         tools.handle("memory_store", {"scope": "user", "content": "x"})
-    tools.host.db.admin().create_project(USER_NOTES_PROJECT)
-    opted_in = MemoryTools(NoteHost(tools.host.db, "repo", user_scope_enabled=True))
+    tools.host.db.admin().create_project(user_notes_project("alice"))
+    opted_in = MemoryTools(NoteHost(tools.host.db, "repo", user_scope_enabled=True, user="alice"))
     stored = opted_in.handle("memory_store", {"scope": "user", "content": "user-wide preference"})
-    assert f"project {USER_NOTES_PROJECT}" in stored
+    assert f"project {user_notes_project('alice')}" in stored
     assert "user-wide preference" not in opted_in.handle("memory_search", {"query": "preference"})
     assert "user-wide preference" in opted_in.handle("memory_search", {"scope": "user", "query": "preference"})
 
