@@ -175,9 +175,11 @@ def _ingest(args: argparse.Namespace) -> int:
                 max_chars=args.chunk_chars, progress=_progress,
             )  # fmt: skip
     print(file=sys.stderr)
+    for name, why in summary.skipped_files:
+        print(f"scopedb: skipped {name}: {why}", file=sys.stderr)
     print(
         f"scopedb: indexed {summary.files} file(s) ({summary.bytes} bytes) into {summary.fragments} fragment(s) "
-        f"of {args.project}/{args.resource} in {summary.seconds:.1f} s; skipped {summary.skipped} non-text file(s)"
+        f"of {args.project}/{args.resource} in {summary.seconds:.1f} s; skipped {summary.skipped} file(s)"
     )
     return 0
 

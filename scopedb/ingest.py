@@ -9,6 +9,8 @@ retried as a whole.
 from __future__ import annotations
 
 import datetime as dt
+import os
+import stat
 import time
 import weakref
 from collections.abc import Callable, Iterable, Iterator, Sequence
@@ -323,15 +325,22 @@ def ingest_graph_steps(
     return node_count, edge_count
 
 
+#: Files larger than this are skipped by :func:`ingest_directory` (a directory is not a place for data dumps, and
+#: a file is read whole).
+MAX_FILE_BYTES = 4 * 1024 * 1024
+
+
 @dataclass(frozen=True)
 class DirectorySummary:
-    """What :func:`ingest_directory` did."""
+    """What :func:`ingest_directory` did. ``skipped_files`` names each file it did not read, and why (names that
+    are not UTF-8 are shown with escapes)."""
 
     files: int
     skipped: int
     fragments: int
     bytes: int
     seconds: float
+    skipped_files: tuple[tuple[str, str], ...] = ()
 
 
 def chunk_text(text: str, *, max_chars: int = 1200) -> list[str]:
@@ -361,28 +370,27 @@ def ingest_directory(
     resource_id: str,
     embedder: Callable[[str], Sequence[float]] | None = None,
     max_chars: int = 1200,
+    max_file_bytes: int = MAX_FILE_BYTES,
     progress: Callable[[int, int], None] | None = None,
 ) -> DirectorySummary:
     """Index every UTF-8 text file under ``root`` as fragments of ``resource_id``, keyed by relative path and
-    chunk number (re-ingesting updates in place). Hidden directories and binary files are skipped."""
+    chunk number (re-ingesting updates in place). Hidden directories and files, binary files, files larger than
+    ``max_file_bytes``, names that are not UTF-8 or hold control characters, and anything that is not a regular
+    file are skipped; so is a symbolic link whose target lies outside ``root`` — ``docs/setup.md -> ~/credentials``
+    must not end up in a tenant's project. Directories are not followed through links."""
     started = time.perf_counter()
-    files = sorted(
-        p for p in root.rglob("*")
-        if p.is_file() and not any(part.startswith(".") for part in p.relative_to(root).parts)
-    )  # fmt: skip
+    top, candidates = _directory_files(root)
     fragments: list[Fragment] = []
-    skipped = total_bytes = 0
-    for done, path in enumerate(files, start=1):
-        raw = path.read_bytes()
-        try:
-            text = raw.decode("utf-8")
-        except UnicodeDecodeError:
-            text = ""
-        if not text or "\x00" in text:
-            skipped += 1
+    skipped: list[tuple[str, str]] = []
+    total_bytes = files = 0
+    for done, (relative, real) in enumerate(candidates, start=1):
+        shown = "".join(ch if ch.isprintable() else ascii(ch)[1:-1] for ch in relative)  # one line, always
+        problem, text = _read_text(relative, real, top, max_file_bytes)
+        if problem:
+            skipped.append((shown, problem))
         else:
-            relative = path.relative_to(root).as_posix()
-            total_bytes += len(raw)
+            files += 1
+            total_bytes += len(text.encode("utf-8"))
             for n, chunk in enumerate(chunk_text(text, max_chars=max_chars)):
                 fragments.append(
                     Fragment(
@@ -395,6 +403,57 @@ def ingest_directory(
                     )
                 )
         if progress is not None:
-            progress(done, len(files))
+            progress(done, len(candidates))
     written = ingest_fragments(session, fragments)
-    return DirectorySummary(len(files) - skipped, skipped, written, total_bytes, time.perf_counter() - started)
+    return DirectorySummary(files, len(skipped), written, total_bytes, time.perf_counter() - started,
+                            tuple(skipped))  # fmt: skip
+
+
+def _directory_files(root: Path) -> tuple[str, list[tuple[str, str]]]:
+    """The directory's real path, and (relative name, path on disk) of every file under it, links not followed
+    into directories."""
+    top = os.path.realpath(root)
+    found: list[tuple[str, str]] = []
+    for folder, dirs, names in os.walk(top, followlinks=False):
+        dirs[:] = sorted(d for d in dirs if not d.startswith("."))
+        for name in sorted(names):
+            if name.startswith("."):
+                continue
+            path = os.path.join(folder, name)
+            found.append((os.path.relpath(path, top).replace(os.sep, "/"), path))
+    return top, found
+
+
+def _read_text(relative: str, path: str, top: str, max_bytes: int) -> tuple[str | None, str]:
+    """The text of one file, or why it is skipped."""
+    try:
+        relative.encode("utf-8")
+    except UnicodeEncodeError:
+        return "the file name is not UTF-8", ""
+    if any(ord(ch) < 32 or ord(ch) == 127 for ch in relative):
+        return "the file name holds control characters", ""
+    real = os.path.realpath(path)
+    if os.path.commonpath([real, top]) != top:
+        return "a link to a file outside the directory", ""
+    try:
+        fd = os.open(real, os.O_RDONLY | getattr(os, "O_NOFOLLOW", 0) | getattr(os, "O_NONBLOCK", 0))
+    except OSError as exc:
+        return f"cannot be opened ({exc.strerror})", ""
+    with os.fdopen(fd, "rb") as handle:
+        info = os.fstat(handle.fileno())
+        if not stat.S_ISREG(info.st_mode):
+            return "not a regular file", ""
+        if info.st_size > max_bytes:
+            return f"larger than {max_bytes} bytes", ""
+        raw = handle.read(max_bytes + 1)
+    if len(raw) > max_bytes:
+        return f"larger than {max_bytes} bytes", ""
+    try:
+        text = raw.decode("utf-8")
+    except UnicodeDecodeError:
+        return "binary or not UTF-8", ""
+    if "\x00" in text:
+        return "binary or not UTF-8", ""
+    if not text:
+        return "empty", ""
+    return None, text

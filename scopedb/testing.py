@@ -23,6 +23,8 @@ import contextlib
 import itertools
 import os
 import secrets
+import shutil
+import tempfile
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -85,23 +87,37 @@ class ScopedbTestServer:
         return Database(clone, app_dsn=self.app_dsn(dbname))
 
 
-@pytest.fixture(scope="session")
-def scopedb_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[ScopedbTestServer]:
-    """The server every scopedb test database lives on (see the module docstring)."""
-    if os.environ.get("SCOPEDB_DATABASE_URL"):
-        server = resolve_server(database="postgres")
-    elif os.environ.get("SCOPEDB_BACKEND") == "docker":
-        ok, why = docker_available()
-        if not ok:
-            pytest.skip(f"SCOPEDB_BACKEND=docker but {why}")
-        server = resolve_server(backend="docker", database="postgres")
-    else:
-        server = start_embedded(Path(tmp_path_factory.mktemp("scopedb-pg")), database="postgres")
-    password = secrets.token_hex(16) if server.backend == "dsn" else None
+@contextlib.contextmanager
+def embedded_home(prefix: str = "scopedb-test-") -> Iterator[Path]:
+    """A fresh directory for an embedded server's data, removed afterwards.
+
+    It lives in the system's temporary directory rather than pytest's, which is private to the user: started as
+    root, the embedded server runs as its own system user, which must be able to reach its data directory, and
+    scopedb will not widen the permissions of a directory it does not own to let it (see scopedb.server).
+    """
+    path = Path(tempfile.mkdtemp(prefix=prefix))
     try:
-        yield ScopedbTestServer(server, app_password=password)
+        yield path
     finally:
-        server.stop()
+        shutil.rmtree(path, ignore_errors=True)
+
+
+@pytest.fixture(scope="session")
+def scopedb_server() -> Iterator[ScopedbTestServer]:
+    """The server every scopedb test database lives on (see the module docstring)."""
+    with contextlib.ExitStack() as stack:
+        if os.environ.get("SCOPEDB_DATABASE_URL"):
+            server = resolve_server(database="postgres")
+        elif os.environ.get("SCOPEDB_BACKEND") == "docker":
+            ok, why = docker_available()
+            if not ok:
+                pytest.skip(f"SCOPEDB_BACKEND=docker but {why}")
+            server = resolve_server(backend="docker", database="postgres")
+        else:
+            server = start_embedded(stack.enter_context(embedded_home()), database="postgres")
+        stack.callback(server.stop)
+        password = secrets.token_hex(16) if server.backend == "dsn" else None
+        yield ScopedbTestServer(server, app_password=password)
 
 
 @pytest.fixture(scope="session")

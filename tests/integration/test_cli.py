@@ -13,7 +13,7 @@ from pathlib import Path
 
 import pytest
 
-from scopedb.testing import ScopedbTestServer
+from scopedb.testing import ScopedbTestServer, embedded_home
 
 SCOPEDB = [sys.executable, "-m", "scopedb.cli"]
 
@@ -71,7 +71,8 @@ def test_ingest_then_search_text_vector_and_path(scopedb_server: ScopedbTestServ
     done = _run("--dsn", dsn, "ingest", str(tmp_path), "--project", "cli/p", "--resource", "repo")
     assert done.returncode == 0, done.stderr
     assert "indexed 2 file(s)" in done.stdout
-    assert "skipped 1 non-text file(s)" in done.stdout
+    assert "skipped 1 file(s)" in done.stdout
+    assert "skipped image.bin: binary or not UTF-8" in done.stderr
     assert "3/3 files" in done.stderr  # the progress bar
     found = _run("--dsn", dsn, "search", "--project", "cli/p", "--text", "canary")
     assert found.returncode == 0, found.stderr
@@ -114,10 +115,14 @@ def test_bad_dsn_fails_fast_in_one_line() -> None:
     assert time.monotonic() - started < 30
 
 
-def test_up_prints_the_dsn_and_stops_on_ctrl_c(tmp_path: Path) -> None:
+def test_up_prints_the_dsn_and_stops_on_ctrl_c() -> None:
     if os.environ.get("SCOPEDB_DATABASE_URL") or os.environ.get("SCOPEDB_BACKEND"):
         pytest.skip("`scopedb up` starts the embedded server")
-    env = {**os.environ, "SCOPEDB_HOME": str(tmp_path)}
+    with embedded_home("scopedb-up-") as home:
+        _up_and_stop({**os.environ, "SCOPEDB_HOME": str(home)})
+
+
+def _up_and_stop(env: dict[str, str]) -> None:
     proc = subprocess.Popen([*SCOPEDB, "up"], stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=env)
     assert proc.stdout is not None
     dsn = proc.stdout.readline().strip()

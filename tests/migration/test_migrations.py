@@ -5,7 +5,6 @@ from __future__ import annotations
 import itertools
 import os
 from collections.abc import Iterator
-from pathlib import Path
 from typing import Any
 
 import psycopg
@@ -14,7 +13,7 @@ from psycopg import sql
 
 from scopedb import Database, ResourceScope, migrations
 from scopedb.server import Server, start_embedded
-from scopedb.testing import ScopedbTestServer
+from scopedb.testing import ScopedbTestServer, embedded_home
 
 SCHEMAS = ("scopedb", "scopedb_private", "scopedb_audit")
 
@@ -153,13 +152,14 @@ def test_embedding_dimension_is_chosen_at_migration_time(scopedb_server: Scopedb
 
 
 @pytest.fixture(scope="module")
-def managed_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Server]:
+def managed_server() -> Iterator[Server]:
     """A second, empty cluster: no scopedb roles exist yet, as on a new managed server."""
     if os.environ.get("SCOPEDB_DATABASE_URL") or os.environ.get("SCOPEDB_BACKEND") == "docker":
         pytest.skip("needs its own embedded cluster to create roles from scratch")
-    server = start_embedded(Path(tmp_path_factory.mktemp("managed-pg")), database="postgres")
-    yield server
-    server.stop()
+    with embedded_home("scopedb-managed-") as home:
+        server = start_embedded(home, database="postgres")
+        yield server
+        server.stop()
 
 
 def test_migrating_as_a_non_superuser(managed_server: Server) -> None:

@@ -23,7 +23,7 @@ import psycopg
 import pytest
 from psycopg import sql
 
-from scopedb.testing import ScopedbTestServer
+from scopedb.testing import ScopedbTestServer, embedded_home
 
 REPO = Path(__file__).resolve().parents[2]
 
@@ -75,7 +75,11 @@ def _clean_env(home: Path) -> dict[str, str]:
 
 def _check_installed_copy(venv: Path, wheel: Path, dsn: str, workdir: Path) -> None:
     """Run the installed console script from ``workdir`` (outside the repository): migrate, then the demo."""
-    env = _clean_env(workdir / "home")
+    with embedded_home("scopedb-wheel-home-") as home:
+        _check_installed_copy_in(venv, dsn, workdir, _clean_env(home))
+
+
+def _check_installed_copy_in(venv: Path, dsn: str, workdir: Path, env: dict[str, str]) -> None:
     python, scopedb = venv / "bin" / "python", venv / "bin" / "scopedb"
     where = "import scopedb, scopedb.sqlfiles as f; print(scopedb.__file__); print(f.resource_dir('sql'))"
     located = subprocess.run(
