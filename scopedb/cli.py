@@ -77,6 +77,10 @@ def main(argv: Sequence[str] | None = None) -> int:
     """Entry point of the ``scopedb`` console script."""
     args = _parser().parse_args(argv)
     logging.basicConfig(level=logging.INFO if args.verbose else logging.WARNING, format="%(message)s")
+    if not args.verbose:
+        # The driver's and the pool's own warnings (a pipeline aborted by the error scopedb is about to report, a
+        # connection discarded and replaced) would add lines to the one-line errors the command line promises.
+        logging.getLogger("psycopg").setLevel(logging.ERROR)
     try:
         return _dispatch(args)
     except ScopedbError as exc:
