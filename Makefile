@@ -5,7 +5,7 @@ PYTHON ?= python3
 VENV   := .venv
 BIN    := $(VENV)/bin
 
-.PHONY: demo test lint typecheck pytest bench bench-smoke clean
+.PHONY: demo test lint typecheck pytest bench bench-smoke manifest clean
 
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
@@ -32,6 +32,10 @@ typecheck: $(VENV)/.installed-dev
 
 pytest: $(VENV)/.installed-dev
 	$(BIN)/python -m pytest
+
+# Regenerate sql/08_manifest.sql (what the audit measures the catalog against) after changing anything in sql/.
+manifest: $(VENV)/.installed-dev
+	SCOPEDB_WRITE_MANIFEST=1 $(BIN)/python -m pytest -q tests/migration/test_manifest.py
 
 bench: $(VENV)/.installed-dev
 	$(BIN)/python -m bench --size medium

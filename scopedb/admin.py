@@ -17,7 +17,7 @@ import psycopg
 from psycopg import sql
 from psycopg_pool import ConnectionPool
 
-from scopedb import sqlfiles
+from scopedb import manifest, sqlfiles
 from scopedb.errors import ConfigurationError, PermissionDeniedError, ScopedbError, translate
 from scopedb.ids import is_ulid, new_ulid
 from scopedb.server import APP_LOGIN_ROLE
@@ -162,10 +162,23 @@ class Admin:
     # Audit ------------------------------------------------------------------------------------------------------
 
     def audit(self) -> list[Finding]:
-        """The policy audit (``scopedb_audit.findings``): errors first."""
-        with self.transaction() as conn:
-            rows = conn.execute(sqlfiles.query("admin", "audit")).fetchall()
-        return [Finding(*row) for row in rows]
+        """The policy audit (``scopedb_audit.findings``) and its check of itself (E025, :mod:`scopedb.manifest`).
+
+        Runs as ``scopedb_auditor`` when the login may become it (an auditor needs nothing else), else as
+        ``scopedb_owner``. Errors first.
+        """
+        try:
+            with self._pool.connection() as conn, conn.transaction():
+                role = conn.execute(sqlfiles.query("admin", "audit_role")).fetchone()
+                if role is None or role[0] is None:
+                    raise PermissionDeniedError("the audit needs a login that is a member of scopedb_auditor")
+                conn.execute(sql.SQL("SET LOCAL ROLE {}").format(sql.Identifier(role[0])))
+                rows = conn.execute(sqlfiles.query("admin", "audit")).fetchall()
+                machinery = conn.execute(sqlfiles.query("admin", "audit_machinery")).fetchall()
+        except psycopg.Error as exc:
+            raise translate(exc) from exc
+        own = [Finding("error", "E025", d.object, d.message, d.fix) for d in manifest.compare(machinery)]
+        return own + [Finding(*row) for row in rows]
 
     # Signing keys ---------------------------------------------------------------------------------------------
 

@@ -193,9 +193,11 @@ COMMENT ON FUNCTION scopedb_private.is_admin_session() IS
 -- rights it inherits), are checked for the attributes that step outside row-level security or around it —
 -- SUPERUSER, BYPASSRLS, REPLICATION (reads every row through a replication connection), CREATEROLE (makes or
 -- changes roles) — and for membership in scopedb_owner and in the predefined roles that read or write all data or
--- the server's files (pg_read_all_data can read the signing keys and so forge any scope). scopedb checks the
--- application login with it when a pool opens and when a connection first enters a scope; the audit checks every
--- login that can act as scopedb_app with it. Catalog reads only: invoker rights.
+-- the server's files (pg_read_all_data can read the signing keys and so forge any scope), see every session's
+-- statement text (pg_read_all_stats, also through pg_monitor) or signal any session (pg_signal_backend); and for
+-- owning this database (its owner can store settings every session starts with: ALTER DATABASE ... SET). scopedb
+-- checks the application login with it when a pool opens and when a connection first enters a scope; the audit
+-- checks every role that can act as scopedb_app with it. Catalog reads only: invoker rights.
 CREATE FUNCTION scopedb.role_hazards(target name) RETURNS text[]
 LANGUAGE sql
 STABLE
@@ -215,9 +217,15 @@ RETURN ARRAY(
             SELECT 'member of ' || p.rolname
               FROM pg_catalog.pg_roles AS p
              WHERE p.rolname IN ('scopedb_owner', 'pg_read_all_data', 'pg_write_all_data', 'pg_read_server_files',
-                                 'pg_write_server_files', 'pg_execute_server_program', 'pg_maintain')
+                                 'pg_write_server_files', 'pg_execute_server_program', 'pg_maintain',
+                                 'pg_read_all_stats', 'pg_signal_backend')
                AND p.rolname <> target
-               AND pg_catalog.pg_has_role(target, p.oid, 'MEMBER')) AS h
+               AND pg_catalog.pg_has_role(target, p.oid, 'MEMBER')
+            UNION ALL
+            SELECT 'owns database ' || d.datname
+              FROM pg_catalog.pg_database AS d
+             WHERE d.datname = pg_catalog.current_database()
+               AND pg_catalog.pg_has_role(target, d.datdba, 'MEMBER')) AS h
      ORDER BY 1);
 COMMENT ON FUNCTION scopedb.role_hazards(name) IS
     'Why a role (with every role it belongs to) must not run scoped transactions; empty when it may.';

@@ -3,34 +3,53 @@
 --     SELECT * FROM scopedb_audit.findings;            -- or: SELECT * FROM scopedb_audit.check();
 --
 -- Each lint has a stable code and a one-line fix. A clean database has no finding of severity 'error'. Every lint
--- reads the system catalogs only (plus the creation time and rotation period of signing keys, never a key):
--- scopedb_auditor needs no privilege on any data row. Codes:
+-- reads the system catalogs only (plus scopedb_audit.manifest, and the creation time and rotation period of signing
+-- keys, never a key): scopedb_auditor needs no privilege on any data row. Codes:
 --
 --   E001 rls_not_forced              a data table without RLS enabled and forced
---   E002 missing_restrictive_policy  a command on a data table without a restrictive policy for scopedb_app
---   E003 permissive_policy_unscoped  a permissive policy reaching scopedb_app whose predicate is `true` or does not
---                                    reference the scope
+--   E002 missing_restrictive_policy  a command on a data table without a restrictive policy for scopedb_app (its
+--                                    predicate is E020's concern)
+--   E003 permissive_policy_unscoped  a permissive policy reaching scopedb_app whose text never names a scope
+--                                    accessor (a cheap first look; E020 compares every predicate)
 --   W004 policy_scope_per_row        a policy calling a scope accessor without the (SELECT ...) wrapper, so it runs
 --                                    once per row instead of once per statement
---   E005 definer_search_path         a SECURITY DEFINER function without a pinned search_path
---   E006 definer_public_execute      a SECURITY DEFINER function executable by PUBLIC
---   E007 view_not_invoker            a view over a scoped table that runs as its owner (not security_invoker) and
---                                    is not a security barrier; W007 when it is a barrier but still not invoker
---   W008 view_filter_not_barrier     a security_invoker view over a scoped table that filters but is no barrier
---   E009 bypass_member               a superuser or BYPASSRLS role that is a member of scopedb_app
+--   E005 definer_search_path         a SECURITY DEFINER function of scopedb's schemas without a pinned search_path
+--   E006 definer_public_execute      a SECURITY DEFINER function of scopedb's schemas executable by PUBLIC
+--   E007 view_not_invoker            a view (any schema) over a protected table that runs as its owner (not
+--                                    security_invoker) and is not a security barrier; W007 when it is a barrier
+--   W008 view_filter_not_barrier     a security_invoker view over a protected table that filters but is no barrier
+--   E009 role_can_bypass             a role that can act as scopedb_app (itself, members, members of members) that
+--                                    is or reaches (through what it belongs to) SUPERUSER, BYPASSRLS, REPLICATION,
+--                                    CREATEROLE, scopedb_owner, a predefined all-data role, or owns the database
 --   E010 app_owns_objects            scopedb_app owns objects
 --   E011 app_can_create              scopedb_app holds CREATE on a schema or the database; W011 for TEMP
 --   E012 public_grant                a privilege granted to PUBLIC in a scopedb schema
---   E013 unique_without_project      a primary or unique key of a data table without project_id
+--   E013 unique_without_project      a unique index of a data table (key, constraint or bare) without project_id
 --   W014 policy_column_unindexed     a data table whose project_id leads no index
---   W015 signing_key_stale           the active signing key is older than its rotation period (E015: none active)
+--   W015 signing_key_stale           a key still in use is older than its rotation period (E015: none active)
+--   W026 signing_key_long_grace      a key retires more than 7 days from now
+--   W027 signing_key_long_rotation   a key's rotation period is over 365 days
 --   E016 pgvector_missing            pgvector is missing or older than 0.8
 --   E017 app_login_stored_settings   settings stored (ALTER ROLE ... SET) for a login that can act as scopedb_app;
---                                    W017 for scopedb_app itself or a NOLOGIN member (inert until it can log in)
+--                                    W017 for scopedb_app itself or a NOLOGIN member (inert until it can log in),
+--                                    and for settings stored for every role in this database
 --   E018 definer_unpinned_settings   a SECURITY DEFINER function scopedb_app may execute that searches text (@@)
 --                                    or vectors (<=>, <->, <#>) without pinning the settings that change its result
 --   E019 definer_explains            a SECURITY DEFINER function scopedb_app may execute that runs EXPLAIN: a plan
 --                                    made with the owner's rights reflects every tenant's rows
+--   E020 manifest_differs            a schema, table, policy, function, trigger, rule, index, constraint, grant,
+--                                    default privilege or publication of scopedb's objects that differs from, is
+--                                    missing from, or is not in what scopedb installed (scopedb_audit.manifest)
+--   E021 leakproof_function          a LEAKPROOF function outside pg_catalog
+--   E022 definer_elsewhere           a SECURITY DEFINER function outside scopedb's schemas that scopedb_app may
+--                                    execute, owned by a role that can read around RLS; W022 for any other owner
+--   E023 matview_copy                a materialized view over a protected table that scopedb_app can read; W023
+--                                    when it cannot (the copy still escapes RLS)
+--   E024 unprotected_reachable       a table outside scopedb's schemas that scopedb_app can read or change, without
+--                                    row-level security enabled and forced
+--   E025 audit_tampered              (client side, `scopedb audit`) the audit's own functions and views, or the
+--                                    manifest table's digest, differ from what this installation ships
+--   W028 foreign_server_usable       a foreign server scopedb_app may use (it connects out as a mapped role)
 
 SET ROLE scopedb_owner;
 
@@ -43,6 +62,261 @@ SELECT c.oid AS relid, c.relname, c.relrowsecurity, c.relforcerowsecurity
  WHERE c.relnamespace = 'scopedb'::regnamespace AND c.relkind IN ('r', 'p');
 COMMENT ON VIEW scopedb_audit.data_tables IS 'The tables of the data schema (the ones RLS must protect).';
 
+-- Every table whose rows scopedb protects: the data schema's (by row-level security) and the private schema's (by
+-- privileges alone: signing keys, the full-text copy, archived originals). Data copied out of any of them escapes.
+CREATE VIEW scopedb_audit.protected_tables WITH (security_barrier) AS
+SELECT c.oid AS relid, c.relnamespace::regnamespace::text AS schema, c.relname
+  FROM pg_catalog.pg_class AS c
+ WHERE c.relnamespace IN ('scopedb'::regnamespace, 'scopedb_private'::regnamespace) AND c.relkind IN ('r', 'p');
+COMMENT ON VIEW scopedb_audit.protected_tables IS 'Tables of the data and private schemas (their rows must not leave).';
+
+-- Every view and materialized view whose definition reads a protected table, directly or through other views
+-- and materialized views (any depth, any schema), with the protected table it reads: an owner-run view over an
+-- invoker view over fragments still hands out fragments with its owner's rights.
+CREATE VIEW scopedb_audit.derived_relations WITH (security_barrier) AS
+WITH RECURSIVE derived (relid, source) AS (
+    SELECT r.ev_class, t.schema || '.' || t.relname
+      FROM pg_catalog.pg_rewrite AS r
+      JOIN pg_catalog.pg_depend AS d ON d.classid = 'pg_catalog.pg_rewrite'::pg_catalog.regclass AND d.objid = r.oid
+      JOIN scopedb_audit.protected_tables AS t ON t.relid = d.refobjid
+     WHERE r.ev_class <> t.relid
+    UNION
+    SELECT r.ev_class, v.source
+      FROM pg_catalog.pg_rewrite AS r
+      JOIN pg_catalog.pg_depend AS d ON d.classid = 'pg_catalog.pg_rewrite'::pg_catalog.regclass AND d.objid = r.oid
+      JOIN derived AS v ON v.relid = d.refobjid
+     WHERE r.ev_class <> v.relid
+)
+SELECT DISTINCT d.relid, c.relkind, d.source
+  FROM derived AS d
+  JOIN pg_catalog.pg_class AS c ON c.oid = d.relid
+ WHERE c.relkind IN ('v', 'm');
+COMMENT ON VIEW scopedb_audit.derived_relations IS
+    'Views and materialized views that read a protected table, directly or through others (lints E007, E023).';
+
+-- Every role that can act as scopedb_app: scopedb_app itself, its members, their members — following
+-- pg_auth_members (pg_has_role would count every superuser as a member of everything) through grants that let the
+-- member SET ROLE to the group or inherit its rights. A grant WITH ADMIN alone (what CREATEROLE leaves its creator
+-- on every role it creates) does neither.
+CREATE VIEW scopedb_audit.app_roles WITH (security_barrier) AS
+WITH RECURSIVE members (oid) AS (
+    SELECT r.oid FROM pg_catalog.pg_roles AS r WHERE r.rolname = 'scopedb_app'
+    UNION
+    SELECT am.member
+      FROM pg_catalog.pg_auth_members AS am
+      JOIN members AS m ON am.roleid = m.oid
+     WHERE am.set_option OR am.inherit_option
+)
+SELECT r.oid, r.rolname, r.rolcanlogin FROM pg_catalog.pg_roles AS r WHERE r.oid IN (SELECT members.oid FROM members);
+COMMENT ON VIEW scopedb_audit.app_roles IS 'scopedb_app and every role that is a member of it, directly or not.';
+
+-- Whether a relation option is set to a true value (PostgreSQL accepts true, on, yes and 1, in any case).
+CREATE FUNCTION scopedb_audit.option_is_on(options text[], name text) RETURNS boolean
+LANGUAGE sql
+IMMUTABLE
+SET search_path = pg_catalog, pg_temp
+RETURN EXISTS (SELECT FROM pg_catalog.unnest(options) AS o
+                WHERE pg_catalog.split_part(o, '=', 1) = name
+                  AND pg_catalog.lower(pg_catalog.split_part(o, '=', 2)) IN ('true', 'on', 'yes', '1'));
+COMMENT ON FUNCTION scopedb_audit.option_is_on(text[], text) IS 'Whether a reloption is set to true (on, yes, 1).';
+
+-- What scopedb installs, as facts the audit compares with the live catalog: one row per object, its identity and
+-- a normalised description of everything about it that isolation depends on. The manifest table holds these facts
+-- as scopedb installed them (sql/08_manifest.sql, written by each migration); a live fact that differs, is missing
+-- or is extra is a finding (E020). Catalog reads only.
+--   schema      scopedb's schemas: owner
+--   table       relations of scopedb's schemas: kind, owner, row-level security enabled and forced (views and
+--               materialized views: an md5 of the definition too)
+--   policy      policies on those tables: command, permissive or restrictive, roles, USING and WITH CHECK
+--   function    functions of scopedb's schemas: owner, SECURITY DEFINER, LEAKPROOF, volatility, pinned settings,
+--               and an md5 of the body
+--   trigger / rule / index / constraint   on scopedb's tables, as PostgreSQL prints them (a rule can copy rows
+--               out as a trigger can)
+--   grant       every privilege on scopedb's schemas, tables, columns, sequences, functions and types held by a
+--               role other than their owner (PUBLIC included). The database's own privileges depend on who could
+--               migrate (06_database.sql skips what needs its owner): E011 and W011 judge those.
+--   default_acl default privileges that will be granted on objects created later
+--   publication a publication that includes a table of scopedb's schemas (there is none in the manifest)
+CREATE TABLE scopedb_audit.manifest (
+    kind    text NOT NULL,
+    object  text NOT NULL,
+    fact    text NOT NULL,
+    CONSTRAINT manifest_pkey PRIMARY KEY (kind, object)
+);
+COMMENT ON TABLE scopedb_audit.manifest IS
+    'What scopedb installed (sql/08_manifest.sql): the facts scopedb_audit.findings compares the catalog with.';
+
+CREATE FUNCTION scopedb_audit.installed_facts()
+RETURNS TABLE (kind text, object text, fact text)
+LANGUAGE sql
+STABLE
+SET search_path = pg_catalog, pg_temp
+BEGIN ATOMIC
+    WITH ours (oid) AS (
+        SELECT n.oid FROM pg_catalog.pg_namespace AS n WHERE n.nspname IN ('scopedb', 'scopedb_private', 'scopedb_audit')
+    ),
+    rels AS (
+        SELECT c.oid, c.relname, c.relkind, c.relnamespace, c.relowner, c.relacl, c.relrowsecurity,
+               c.relforcerowsecurity, n.nspname || '.' || c.relname AS name
+          FROM pg_catalog.pg_class AS c
+          JOIN pg_catalog.pg_namespace AS n ON n.oid = c.relnamespace
+         WHERE c.relnamespace IN (SELECT ours.oid FROM ours) AND c.relkind IN ('r', 'p', 'v', 'm', 'S', 'f')
+    ),
+    grants (kind, object, grantee, privilege) AS (
+        SELECT 'schema', n.nspname, a.grantee, a.privilege_type || CASE WHEN a.is_grantable THEN '*' ELSE '' END
+          FROM pg_catalog.pg_namespace AS n,
+               pg_catalog.aclexplode(COALESCE(n.nspacl, pg_catalog.acldefault('n'::"char", n.nspowner))) AS a
+         WHERE n.oid IN (SELECT ours.oid FROM ours) AND a.grantee <> n.nspowner
+        UNION ALL
+        SELECT CASE r.relkind WHEN 'S' THEN 'sequence' ELSE 'table' END, r.name, a.grantee,
+               a.privilege_type || CASE WHEN a.is_grantable THEN '*' ELSE '' END
+          FROM rels AS r,
+               pg_catalog.aclexplode(COALESCE(r.relacl, pg_catalog.acldefault(
+                   CASE r.relkind WHEN 'S' THEN 's'::"char" ELSE 'r'::"char" END, r.relowner))) AS a
+         WHERE a.grantee <> r.relowner
+        UNION ALL
+        SELECT 'column', r.name || '.' || att.attname, a.grantee,
+               a.privilege_type || CASE WHEN a.is_grantable THEN '*' ELSE '' END
+          FROM rels AS r
+          JOIN pg_catalog.pg_attribute AS att ON att.attrelid = r.oid AND att.attnum > 0 AND NOT att.attisdropped
+           AND att.attacl IS NOT NULL,
+               pg_catalog.aclexplode(att.attacl) AS a
+         WHERE a.grantee <> r.relowner
+        UNION ALL
+        SELECT 'function', f.oid::pg_catalog.regprocedure::text, a.grantee,
+               a.privilege_type || CASE WHEN a.is_grantable THEN '*' ELSE '' END
+          FROM pg_catalog.pg_proc AS f,
+               pg_catalog.aclexplode(COALESCE(f.proacl, pg_catalog.acldefault('f'::"char", f.proowner))) AS a
+         WHERE f.pronamespace IN (SELECT ours.oid FROM ours) AND a.grantee <> f.proowner
+        UNION ALL
+        SELECT 'type', t.oid::pg_catalog.regtype::text, a.grantee,
+               a.privilege_type || CASE WHEN a.is_grantable THEN '*' ELSE '' END
+          FROM pg_catalog.pg_type AS t,
+               pg_catalog.aclexplode(COALESCE(t.typacl, pg_catalog.acldefault('T'::"char", t.typowner))) AS a
+         WHERE t.typnamespace IN (SELECT ours.oid FROM ours) AND t.typtype IN ('c', 'd', 'e')
+           AND NOT EXISTS (SELECT FROM pg_catalog.pg_class AS c WHERE c.oid = t.typrelid AND c.relkind <> 'c')
+           AND a.grantee <> t.typowner
+    )
+    SELECT 'schema', n.nspname::text, 'owner=' || pg_catalog.pg_get_userbyid(n.nspowner)
+      FROM pg_catalog.pg_namespace AS n
+     WHERE n.oid IN (SELECT ours.oid FROM ours)
+    UNION ALL
+    SELECT 'table', r.name,
+           pg_catalog.format('kind=%s owner=%s rls=%s forced=%s', r.relkind::text, pg_catalog.pg_get_userbyid(r.relowner),
+                             r.relrowsecurity, r.relforcerowsecurity)
+               || CASE WHEN r.relkind IN ('v', 'm')
+                       THEN ' definition=' || pg_catalog.md5(pg_catalog.pg_get_viewdef(r.oid)) ELSE '' END
+      FROM rels AS r
+    UNION ALL
+    SELECT 'policy', pol.polrelid::pg_catalog.regclass::text || ' "' || pol.polname || '"',
+           pg_catalog.format('cmd=%s %s to=%s using=%s check=%s', pol.polcmd::text,
+                             CASE WHEN pol.polpermissive THEN 'permissive' ELSE 'restrictive' END,
+                             (SELECT pg_catalog.string_agg(CASE WHEN r = 0 THEN 'public'
+                                                                ELSE pg_catalog.pg_get_userbyid(r)::text END,
+                                                           ',' ORDER BY 1)
+                                FROM pg_catalog.unnest(pol.polroles) AS r),
+                             COALESCE(pg_catalog.pg_get_expr(pol.polqual, pol.polrelid), '-'),
+                             COALESCE(pg_catalog.pg_get_expr(pol.polwithcheck, pol.polrelid), '-'))
+      FROM pg_catalog.pg_policy AS pol
+     WHERE pol.polrelid IN (SELECT r.oid FROM rels AS r)
+    UNION ALL
+    SELECT 'function', f.oid::pg_catalog.regprocedure::text,
+           pg_catalog.format('owner=%s definer=%s leakproof=%s volatile=%s strict=%s config=%s returns=%s body=%s',
+                             pg_catalog.pg_get_userbyid(f.proowner), f.prosecdef, f.proleakproof, f.provolatile::text,
+                             f.proisstrict,
+                             COALESCE((SELECT pg_catalog.string_agg(c, ',' ORDER BY c)
+                                         FROM pg_catalog.unnest(f.proconfig) AS c), '-'),
+                             pg_catalog.pg_get_function_result(f.oid),
+                             pg_catalog.md5(COALESCE(NULLIF(f.prosrc, ''), pg_catalog.pg_get_function_sqlbody(f.oid), '')))
+      FROM pg_catalog.pg_proc AS f
+     WHERE f.pronamespace IN (SELECT ours.oid FROM ours)
+    UNION ALL
+    SELECT 'trigger', t.tgrelid::pg_catalog.regclass::text || ' ' || t.tgname, pg_catalog.pg_get_triggerdef(t.oid)
+      FROM pg_catalog.pg_trigger AS t
+     WHERE t.tgrelid IN (SELECT r.oid FROM rels AS r) AND NOT t.tgisinternal
+    UNION ALL
+    SELECT 'rule', w.ev_class::pg_catalog.regclass::text || ' ' || w.rulename, pg_catalog.pg_get_ruledef(w.oid)
+      FROM pg_catalog.pg_rewrite AS w
+     WHERE w.ev_class IN (SELECT r.oid FROM rels AS r WHERE r.relkind IN ('r', 'p')) AND w.rulename <> '_RETURN'
+    UNION ALL
+    SELECT 'index', i.indexrelid::pg_catalog.regclass::text, pg_catalog.pg_get_indexdef(i.indexrelid)
+      FROM pg_catalog.pg_index AS i
+     WHERE i.indrelid IN (SELECT r.oid FROM rels AS r)
+    UNION ALL
+    SELECT 'constraint', k.conrelid::pg_catalog.regclass::text || ' ' || k.conname, pg_catalog.pg_get_constraintdef(k.oid)
+      FROM pg_catalog.pg_constraint AS k
+     WHERE k.conrelid IN (SELECT r.oid FROM rels AS r) AND k.contype <> 'n'  -- NOT NULL: catalogued from PG 18 on
+    UNION ALL
+    SELECT 'grant', g.kind || ' ' || g.object || ' to '
+               || CASE WHEN g.grantee = 0 THEN 'public' ELSE pg_catalog.pg_get_userbyid(g.grantee)::text END,
+           pg_catalog.string_agg(g.privilege, ',' ORDER BY g.privilege)
+      FROM grants AS g
+     GROUP BY g.kind, g.object, g.grantee
+    UNION ALL
+    SELECT 'default_acl', pg_catalog.pg_get_userbyid(d.defaclrole)::text || ' '
+               || COALESCE(d.defaclnamespace::pg_catalog.regnamespace::text, '*') || ' ' || d.defaclobjtype::text || ' to '
+               || CASE WHEN a.grantee = 0 THEN 'public' ELSE pg_catalog.pg_get_userbyid(a.grantee)::text END,
+           pg_catalog.string_agg(a.privilege_type, ',' ORDER BY a.privilege_type)
+      FROM pg_catalog.pg_default_acl AS d, pg_catalog.aclexplode(d.defaclacl) AS a
+     WHERE d.defaclrole IN (SELECT r.oid FROM pg_catalog.pg_roles AS r WHERE r.rolname LIKE 'scopedb\_%')
+        OR d.defaclnamespace IN (SELECT ours.oid FROM ours)
+        OR a.grantee = 0
+        OR a.grantee IN (SELECT r.oid FROM pg_catalog.pg_roles AS r WHERE r.rolname IN ('scopedb_app', 'scopedb_auditor'))
+     GROUP BY d.defaclrole, d.defaclnamespace, d.defaclobjtype, a.grantee
+    UNION ALL
+    SELECT 'publication', p.pubname || ' ' || r.name, 'publishes rows of ' || r.name
+      FROM pg_catalog.pg_publication AS p
+      JOIN rels AS r
+        ON r.relkind IN ('r', 'p')
+       AND (p.puballtables
+            OR r.oid IN (SELECT pr.prrelid FROM pg_catalog.pg_publication_rel AS pr WHERE pr.prpubid = p.oid)
+            OR r.relnamespace IN (SELECT pn.pnnspid FROM pg_catalog.pg_publication_namespace AS pn
+                                   WHERE pn.pnpubid = p.oid));
+END;
+COMMENT ON FUNCTION scopedb_audit.installed_facts() IS
+    'scopedb''s objects as the audit describes them (compared with scopedb_audit.manifest, lint E020).';
+
+-- A digest of the manifest, as sql/08_manifest.sql records it in its header: `scopedb audit` compares the two, so a
+-- manifest changed in the database (to hide a change) shows as well.
+CREATE FUNCTION scopedb_audit.manifest_digest() RETURNS text
+LANGUAGE sql
+STABLE
+SET search_path = pg_catalog, pg_temp
+RETURN (SELECT pg_catalog.md5(COALESCE(pg_catalog.string_agg(m.kind || pg_catalog.chr(31) || m.object
+                                                             || pg_catalog.chr(31) || m.fact, pg_catalog.chr(30)
+                                                             ORDER BY m.kind COLLATE "C", m.object COLLATE "C"), ''))
+          FROM scopedb_audit.manifest AS m);
+COMMENT ON FUNCTION scopedb_audit.manifest_digest() IS 'md5 of the manifest in a canonical order (see sql/08_manifest.sql).';
+
+-- How to remove an object the manifest does not know (the fix of an "extra" E020 finding).
+CREATE FUNCTION scopedb_audit.removal(kind text, object text, fact text) RETURNS text
+LANGUAGE sql
+IMMUTABLE
+SET search_path = pg_catalog, pg_temp
+RETURN CASE kind
+    WHEN 'policy' THEN 'DROP POLICY ' || pg_catalog.substr(object, pg_catalog.strpos(object, ' "') + 1) || ' ON '
+                       || pg_catalog.split_part(object, ' "', 1) || ';'
+    WHEN 'function' THEN 'DROP FUNCTION ' || object || ';'
+    WHEN 'trigger' THEN 'DROP TRIGGER ' || pg_catalog.split_part(object, ' ', 2) || ' ON '
+                        || pg_catalog.split_part(object, ' ', 1) || ';'
+    WHEN 'rule' THEN 'DROP RULE ' || pg_catalog.split_part(object, ' ', 2) || ' ON '
+                     || pg_catalog.split_part(object, ' ', 1) || ';'
+    WHEN 'index' THEN 'DROP INDEX ' || object || ';'
+    WHEN 'constraint' THEN 'ALTER TABLE ' || pg_catalog.split_part(object, ' ', 1) || ' DROP CONSTRAINT '
+                           || pg_catalog.split_part(object, ' ', 2) || ';'
+    WHEN 'grant' THEN 'REVOKE ' || pg_catalog.replace(fact, '*', '') || ' ON '
+                      || pg_catalog.replace(pg_catalog.split_part(object, ' to ', 1), 'column ', 'TABLE (column) ')
+                      || ' FROM ' || pg_catalog.split_part(object, ' to ', 2) || ';'
+    WHEN 'default_acl' THEN 'ALTER DEFAULT PRIVILEGES FOR ROLE ' || pg_catalog.split_part(object, ' ', 1)
+                            || ' REVOKE ' || fact || ' ... FROM ' || pg_catalog.split_part(object, ' to ', 2) || ';'
+    WHEN 'publication' THEN 'ALTER PUBLICATION ' || pg_catalog.split_part(object, ' ', 1) || ' DROP TABLE '
+                            || pg_catalog.split_part(object, ' ', 2) || '; (or DROP PUBLICATION)'
+    WHEN 'table' THEN 'DROP TABLE ' || object || '; (or move it out of scopedb''s schemas)'
+    ELSE 'remove it'
+END;
+COMMENT ON FUNCTION scopedb_audit.removal(text, text, text) IS
+    'The statement that removes an object scopedb did not install (fix text of lint E020).';
+
 -- Whether an installed pgvector version (NULL: not installed) is too old for scopedb (< 0.8).
 CREATE FUNCTION scopedb_audit.pgvector_too_old(version text) RETURNS boolean
 LANGUAGE sql
@@ -51,6 +325,26 @@ SET search_path = pg_catalog, pg_temp
 RETURN version IS NULL
     OR pg_catalog.string_to_array(pg_catalog.split_part(version, '-', 1), '.')::integer[] < ARRAY[0, 8];
 COMMENT ON FUNCTION scopedb_audit.pgvector_too_old(text) IS 'pgvector versions scopedb cannot use (missing or < 0.8).';
+
+-- The signing keys' ages and periods (never a key), for the key lints. A PL/pgSQL wrapper so that an audit whose
+-- owner lost its rights on the private schema (a changed owner or grant, itself an E020 finding) still reports
+-- everything else: the one row it then returns says the keys could not be read.
+CREATE FUNCTION scopedb_audit.signing_key_ages()
+RETURNS TABLE (key_id text, created_at timestamptz, retired_at timestamptz, rotation_period interval,
+               readable boolean)
+LANGUAGE plpgsql
+STABLE
+SET search_path = pg_catalog, pg_temp
+AS $$
+BEGIN
+    RETURN QUERY SELECT k.key_id, k.created_at, k.retired_at, k.rotation_period, true
+                   FROM scopedb_private.signing_keys AS k;
+EXCEPTION WHEN insufficient_privilege THEN
+    RETURN QUERY SELECT NULL::text, NULL::timestamptz, NULL::timestamptz, NULL::interval, false;
+END
+$$;
+COMMENT ON FUNCTION scopedb_audit.signing_key_ages() IS
+    'Signing keys'' ids, ages and periods for the key lints (one unreadable row if the audit cannot read them).';
 
 CREATE FUNCTION scopedb_audit.check()
 RETURNS TABLE (severity text, code text, object text, message text, fix text)
@@ -120,20 +414,19 @@ AS $$
        AND EXISTS (SELECT FROM pg_catalog.aclexplode(COALESCE(f.proacl, pg_catalog.acldefault('f', f.proowner))) AS a
                     WHERE a.grantee = 0 AND a.privilege_type = 'EXECUTE')
     UNION ALL
-    -- E007 / W007 / W008 views over scoped tables (any schema).
+    -- E007 / W007 / W008 views over scopedb's tables, and the private ones (any schema). Options are read as the
+    -- booleans they are (security_invoker=on, =1 and =true alike).
     SELECT CASE WHEN v.barrier THEN 'warning' ELSE 'error' END,
            CASE WHEN v.barrier THEN 'W007' ELSE 'E007' END,
            'view ' || v.view::text,
            'view over a scoped table runs with its owner''s rights (not security_invoker)',
            'ALTER VIEW ' || v.view::text || ' SET (security_invoker = true);'
       FROM (SELECT DISTINCT c.oid::regclass AS view,
-                   COALESCE(c.reloptions, '{}') @> ARRAY['security_barrier=true'] AS barrier,
-                   COALESCE(c.reloptions, '{}') @> ARRAY['security_invoker=true'] AS invoker
+                   scopedb_audit.option_is_on(c.reloptions, 'security_barrier') AS barrier,
+                   scopedb_audit.option_is_on(c.reloptions, 'security_invoker') AS invoker
               FROM pg_catalog.pg_class AS c
-              JOIN pg_catalog.pg_rewrite AS r ON r.ev_class = c.oid
-              JOIN pg_catalog.pg_depend AS d ON d.objid = r.oid AND d.classid = 'pg_rewrite'::regclass
-              JOIN scopedb_audit.data_tables AS t ON t.relid = d.refobjid
-             WHERE c.relkind = 'v' AND c.oid <> t.relid) AS v
+              JOIN scopedb_audit.derived_relations AS dr ON dr.relid = c.oid
+             WHERE dr.relkind = 'v') AS v
      WHERE NOT v.invoker
     UNION ALL
     SELECT 'warning', 'W008', 'view ' || c.oid::regclass::text,
@@ -141,21 +434,22 @@ AS $$
            'ALTER VIEW ' || c.oid::regclass::text || ' SET (security_barrier = true);'
       FROM pg_catalog.pg_class AS c
      WHERE c.relkind = 'v'
-       AND COALESCE(c.reloptions, '{}') @> ARRAY['security_invoker=true']
-       AND NOT COALESCE(c.reloptions, '{}') @> ARRAY['security_barrier=true']
+       AND scopedb_audit.option_is_on(c.reloptions, 'security_invoker')
+       AND NOT scopedb_audit.option_is_on(c.reloptions, 'security_barrier')
        AND pg_catalog.pg_get_viewdef(c.oid) ~* '\mwhere\M'
-       AND EXISTS (SELECT FROM pg_catalog.pg_rewrite AS r
-                     JOIN pg_catalog.pg_depend AS d ON d.objid = r.oid AND d.classid = 'pg_rewrite'::regclass
-                     JOIN scopedb_audit.data_tables AS t ON t.relid = d.refobjid
-                    WHERE r.ev_class = c.oid)
+       AND c.oid IN (SELECT dr.relid FROM scopedb_audit.derived_relations AS dr)
     UNION ALL
-    -- E009 nobody who can bypass RLS is a member of scopedb_app.
+    -- E009 no role that can act as scopedb_app — scopedb_app itself, its members, their members — can step outside
+    -- row-level security or around it, itself or through any role it belongs to (scopedb.role_hazards, the same
+    -- judgement scopedb applies to its login before running a scoped transaction).
     SELECT 'error', 'E009', 'role ' || m.rolname,
-           CASE WHEN m.rolsuper THEN 'superuser' ELSE 'BYPASSRLS role' END || ' is a member of scopedb_app',
-           'REVOKE scopedb_app FROM ' || pg_catalog.quote_ident(m.rolname) || '; use a dedicated login for services'
-      FROM pg_catalog.pg_roles AS m
-     WHERE (m.rolsuper OR m.rolbypassrls)
-       AND m.oid IN (SELECT am.member FROM pg_catalog.pg_auth_members AS am WHERE am.roleid = 'scopedb_app'::regrole)
+           'can act as scopedb_app, with: ' || pg_catalog.array_to_string(h.hazards, '; '),
+           'remove what it should not have (ALTER ROLE ' || pg_catalog.quote_ident(m.rolname)
+               || ' NOBYPASSRLS ...; REVOKE ... FROM ' || pg_catalog.quote_ident(m.rolname)
+               || '), or REVOKE scopedb_app FROM it and use a dedicated login'
+      FROM scopedb_audit.app_roles AS m
+     CROSS JOIN LATERAL (SELECT scopedb.role_hazards(m.rolname) AS hazards) AS h
+     WHERE pg_catalog.cardinality(h.hazards) > 0
     UNION ALL
     -- E010 scopedb_app owns nothing.
     SELECT 'error', 'E010', o.kind || ' ' || o.name, 'owned by scopedb_app',
@@ -181,7 +475,8 @@ AS $$
      WHERE pg_catalog.has_database_privilege('scopedb_app', pg_catalog.current_database(), 'CREATE')
     UNION ALL
     SELECT 'warning', 'W011', 'database ' || pg_catalog.current_database(), 'scopedb_app holds TEMP',
-           'REVOKE TEMPORARY ON DATABASE ' || pg_catalog.quote_ident(pg_catalog.current_database()) || ' FROM PUBLIC;'
+           'REVOKE TEMPORARY ON DATABASE ' || pg_catalog.quote_ident(pg_catalog.current_database())
+               || ' FROM PUBLIC, scopedb_app;'
      WHERE pg_catalog.has_database_privilege('scopedb_app', pg_catalog.current_database(), 'TEMP')
     UNION ALL
     -- E012 nothing in scopedb's schemas is granted to PUBLIC.
@@ -203,15 +498,17 @@ AS $$
              WHERE f.pronamespace IN ('scopedb'::regnamespace, 'scopedb_private'::regnamespace)
                AND a.grantee = 0) AS g
     UNION ALL
-    -- E013 every primary and unique key of a data table includes project_id (projects: the directory itself).
-    SELECT 'error', 'E013', 'constraint ' || k.conname || ' on scopedb.' || t.relname,
+    -- E013 every unique index of a data table (those of primary keys, unique constraints, and bare unique
+    -- indexes alike) includes project_id (projects: the directory itself): a violation must not tell one project
+    -- that another holds a key.
+    SELECT 'error', 'E013', 'index ' || i.indexrelid::regclass::text || ' on scopedb.' || t.relname,
            'unique key without project_id: a violation could reveal another project''s key',
-           'include project_id in the key of ' || k.conname
-      FROM pg_catalog.pg_constraint AS k
-      JOIN scopedb_audit.data_tables AS t ON t.relid = k.conrelid
-     WHERE k.contype IN ('p', 'u') AND t.relname <> 'projects'
+           'include project_id in ' || i.indexrelid::regclass::text || ' (or drop it)'
+      FROM pg_catalog.pg_index AS i
+      JOIN scopedb_audit.data_tables AS t ON t.relid = i.indrelid
+     WHERE i.indisunique AND t.relname <> 'projects'
        AND NOT EXISTS (SELECT FROM pg_catalog.pg_attribute AS a
-                        WHERE a.attrelid = k.conrelid AND a.attnum = ANY (k.conkey) AND a.attname = 'project_id')
+                        WHERE a.attrelid = i.indrelid AND a.attnum = ANY (i.indkey) AND a.attname = 'project_id')
     UNION ALL
     -- W014 the scope predicate's column leads an index.
     SELECT 'warning', 'W014', 'table scopedb.' || t.relname,
@@ -223,15 +520,37 @@ AS $$
                          JOIN pg_catalog.pg_attribute AS a ON a.attrelid = i.indrelid AND a.attnum = i.indkey[0]
                         WHERE i.indrelid = t.relid AND a.attname = 'project_id')
     UNION ALL
-    -- W015 / E015 signing keys (their age only).
+    -- W015 / E015 signing keys (their age only). A key whose retirement is still ahead is in use too.
     SELECT 'warning', 'W015', 'signing key ' || k.key_id,
-           'active signing key is older than its rotation period (' || k.rotation_period || ')',
+           'signing key still in use is older than its rotation period (' || k.rotation_period || ')',
            'scopedb keys rotate'
-      FROM scopedb_private.signing_keys AS k
-     WHERE k.retired_at IS NULL AND k.created_at + k.rotation_period < pg_catalog.now()
+      FROM scopedb_audit.signing_key_ages() AS k
+     WHERE k.readable AND (k.retired_at IS NULL OR k.retired_at > pg_catalog.now())
+       AND k.created_at + k.rotation_period < pg_catalog.now()
+    UNION ALL
+    -- W026 / W027 key hygiene: a grace longer than a week keeps a replaced key valid, and a rotation period over a
+    -- year lets one key sign for too long.
+    SELECT 'warning', 'W026', 'signing key ' || k.key_id,
+           'retires more than 7 days from now: a long grace keeps a replaced key valid',
+           'SELECT scopedb_private.retire_signing_key(''' || k.key_id || ''', now() + interval ''1 hour'');'
+      FROM scopedb_audit.signing_key_ages() AS k
+     WHERE k.readable AND k.retired_at > pg_catalog.now() + interval '7 days'
+    UNION ALL
+    SELECT 'warning', 'W027', 'signing key ' || k.key_id,
+           'rotation period ' || k.rotation_period::text || ' is over a year',
+           'UPDATE scopedb_private.signing_keys SET rotation_period = interval ''90 days'' WHERE key_id = '''
+               || k.key_id || ''';'
+      FROM scopedb_audit.signing_key_ages() AS k
+     WHERE k.readable AND (k.retired_at IS NULL OR k.retired_at > pg_catalog.now())
+       AND k.rotation_period > interval '365 days'
     UNION ALL
     SELECT 'error', 'E015', 'signing keys', 'no active signing key: no scope can be entered', 'scopedb keys rotate'
-     WHERE NOT EXISTS (SELECT FROM scopedb_private.signing_keys AS k WHERE k.retired_at IS NULL)
+     WHERE NOT EXISTS (SELECT FROM scopedb_audit.signing_key_ages() AS k WHERE NOT k.readable OR k.retired_at IS NULL)
+    UNION ALL
+    SELECT 'error', 'E015', 'signing keys',
+           'the audit cannot read the keys'' ages: scopedb_owner lost its rights on scopedb_private',
+           'restore the private schema''s owner and grants (see the E020 findings)'
+     WHERE EXISTS (SELECT FROM scopedb_audit.signing_key_ages() AS k WHERE NOT k.readable)
     UNION ALL
     -- E017 / W017 settings stored for a role that can act as scopedb_app. Stored defaults apply to every session
     -- the role logs in, so one tenant that resets its role to the shared login could change how every other
@@ -248,10 +567,24 @@ AS $$
                        ELSE ' IN DATABASE ' || pg_catalog.quote_ident(pg_catalog.current_database()) END
                || ' RESET ALL;'
       FROM pg_catalog.pg_db_role_setting AS d
-      JOIN pg_catalog.pg_roles AS r ON r.oid = d.setrole
+      JOIN scopedb_audit.app_roles AS r ON r.oid = d.setrole
      WHERE d.setdatabase IN (0, (SELECT db.oid FROM pg_catalog.pg_database AS db
                                   WHERE db.datname = pg_catalog.current_database()))
-       AND pg_catalog.pg_has_role(r.oid, 'scopedb_app'::regrole, 'MEMBER')
+    UNION ALL
+    -- W017 settings stored for every role in this database (ALTER DATABASE ... SET, or ALTER ROLE ALL ... SET)
+    -- start every scoped session too. Only the database's owner or a superuser can store them, and no login that
+    -- acts as scopedb_app may be either (E009).
+    SELECT 'warning', 'W017', 'database ' || pg_catalog.current_database(),
+           'settings stored for every session'
+               || CASE WHEN d.setdatabase = 0 THEN ' (ALTER ROLE ALL)' ELSE ' in this database' END || ': '
+               || pg_catalog.array_to_string(ARRAY(SELECT pg_catalog.split_part(c, '=', 1)
+                                                     FROM pg_catalog.unnest(d.setconfig) AS c ORDER BY 1), ', '),
+           CASE WHEN d.setdatabase = 0 THEN 'ALTER ROLE ALL RESET ALL;'
+                ELSE 'ALTER DATABASE ' || pg_catalog.quote_ident(pg_catalog.current_database()) || ' RESET ALL;' END
+      FROM pg_catalog.pg_db_role_setting AS d
+     WHERE d.setrole = 0
+       AND d.setdatabase IN (0, (SELECT db.oid FROM pg_catalog.pg_database AS db
+                                  WHERE db.datname = pg_catalog.current_database()))
     UNION ALL
     -- E018 owner-run search functions the app can call must pin the settings their answer depends on: a caller's
     -- gin_fuzzy_search_limit thinned every tenant's matches in the shared full-text index before the scope join.
@@ -276,6 +609,96 @@ AS $$
        AND pg_catalog.has_function_privilege('scopedb_app', f.oid, 'EXECUTE')
        AND f.prosrc ~* '\mexplain\M'
     UNION ALL
+    -- E020 the catalog against what scopedb installed (scopedb_audit.manifest): every policy predicate, function
+    -- body and setting, trigger, index, constraint, grant and default privilege of scopedb's objects, and every
+    -- publication of their rows. Anything changed, missing or extra is an error naming the object.
+    SELECT 'error', 'E020', d.kind || ' ' || d.object, d.message, d.fix
+      FROM (WITH live AS MATERIALIZED (SELECT l.kind, l.object, l.fact FROM scopedb_audit.installed_facts() AS l)
+            SELECT l.kind, l.object,
+                   'changed since scopedb installed it: now ' || pg_catalog."left"(l.fact, 400)
+                       || '; installed ' || pg_catalog."left"(m.fact, 400) AS message,
+                   'restore what scopedb installed (scopedb_audit.manifest holds it; sql/ defines it)' AS fix
+              FROM live AS l JOIN scopedb_audit.manifest AS m ON m.kind = l.kind AND m.object = l.object
+             WHERE l.fact <> m.fact
+            UNION ALL
+            SELECT m.kind, m.object, 'missing: scopedb installed it (' || pg_catalog."left"(m.fact, 400) || ')',
+                   're-create it as sql/ defines it'
+              FROM scopedb_audit.manifest AS m
+             WHERE NOT EXISTS (SELECT FROM live AS l WHERE l.kind = m.kind AND l.object = m.object)
+            UNION ALL
+            SELECT l.kind, l.object, 'not installed by scopedb: ' || pg_catalog."left"(l.fact, 400),
+                   scopedb_audit.removal(l.kind, l.object, l.fact)
+              FROM live AS l
+             WHERE NOT EXISTS (SELECT FROM scopedb_audit.manifest AS m WHERE m.kind = l.kind AND m.object = l.object)
+           ) AS d
+    UNION ALL
+    -- E021 a LEAKPROOF function may run on rows before row-level security has admitted them (PostgreSQL lets it,
+    -- by design): only the built-in ones may be LEAKPROOF.
+    SELECT 'error', 'E021', 'function ' || f.oid::regprocedure::text,
+           'LEAKPROOF: may see rows of every tenant before the policies filter them',
+           'ALTER FUNCTION ' || f.oid::regprocedure::text || ' NOT LEAKPROOF;'
+      FROM pg_catalog.pg_proc AS f
+     WHERE f.proleakproof AND f.pronamespace <> 'pg_catalog'::regnamespace
+    UNION ALL
+    -- E022 / W022 SECURITY DEFINER functions outside scopedb's schemas that scopedb_app may execute run with their
+    -- owner's rights: an error when that owner can read around row-level security or the private schema.
+    SELECT CASE WHEN o.risky THEN 'error' ELSE 'warning' END, CASE WHEN o.risky THEN 'E022' ELSE 'W022' END,
+           'function ' || f.oid::regprocedure::text,
+           'SECURITY DEFINER function executable by scopedb_app, owned by ' || pg_catalog.pg_get_userbyid(f.proowner)
+               || CASE WHEN o.risky THEN ', which can read around row-level security' ELSE '' END,
+           'REVOKE EXECUTE ON FUNCTION ' || f.oid::regprocedure::text || ' FROM scopedb_app, PUBLIC; or make it '
+               || 'SECURITY INVOKER'
+      FROM pg_catalog.pg_proc AS f
+     CROSS JOIN LATERAL (SELECT f.proowner = 'scopedb_owner'::regrole
+                                OR pg_catalog.cardinality(scopedb.role_hazards(
+                                       pg_catalog.pg_get_userbyid(f.proowner))) > 0 AS risky) AS o
+     WHERE f.prosecdef
+       AND f.pronamespace NOT IN ('scopedb'::regnamespace, 'scopedb_private'::regnamespace,
+                                  'scopedb_audit'::regnamespace, 'pg_catalog'::regnamespace)
+       AND pg_catalog.has_function_privilege('scopedb_app', f.oid, 'EXECUTE')
+    UNION ALL
+    -- E023 / W023 materialized views over protected tables hold a copy of their rows with no row-level security.
+    SELECT CASE WHEN v.readable THEN 'error' ELSE 'warning' END, CASE WHEN v.readable THEN 'E023' ELSE 'W023' END,
+           'materialized view ' || v.view::text,
+           'copies rows of ' || v.source || ' out of row-level security'
+               || CASE WHEN v.readable THEN ', and scopedb_app can read it' ELSE '' END,
+           'DROP MATERIALIZED VIEW ' || v.view::text || ';'
+      FROM (SELECT dr.relid::regclass AS view,
+                   pg_catalog.string_agg(dr.source, ', ' ORDER BY dr.source) AS source,
+                   pg_catalog.has_table_privilege('scopedb_app', dr.relid, 'SELECT') AS readable
+              FROM scopedb_audit.derived_relations AS dr
+             WHERE dr.relkind = 'm'
+             GROUP BY dr.relid) AS v
+    UNION ALL
+    -- E024 any other table scopedb_app can read or change must be protected like scopedb's own (row-level security
+    -- enabled and forced): an export table or a service's table left open is reachable from every scope.
+    SELECT 'error', 'E024', 'table ' || c.oid::regclass::text,
+           'scopedb_app can read or change it and row-level security is not enabled and forced',
+           'protect it (scopedb''s protect_table), or REVOKE ALL ON ' || c.oid::regclass::text
+               || ' FROM scopedb_app, PUBLIC;'
+      FROM pg_catalog.pg_class AS c
+      JOIN pg_catalog.pg_namespace AS n ON n.oid = c.relnamespace
+     WHERE c.relkind IN ('r', 'p', 'f', 'm')
+       AND n.nspname NOT IN ('pg_catalog', 'information_schema', 'scopedb', 'scopedb_private', 'scopedb_audit')
+       AND n.nspname NOT LIKE 'pg\_%'
+       AND pg_catalog.has_schema_privilege('scopedb_app', n.oid, 'USAGE')
+       AND pg_catalog.has_table_privilege('scopedb_app', c.oid, 'SELECT, INSERT, UPDATE, DELETE, TRUNCATE')
+       AND NOT (c.relrowsecurity AND c.relforcerowsecurity)
+       AND c.oid NOT IN (SELECT dr.relid FROM scopedb_audit.derived_relations AS dr)  -- matviews of them: E023
+    UNION ALL
+    -- W028 a foreign server scopedb_app may use connects out under a user mapping, possibly as a role that reads
+    -- around row-level security (postgres_fdw or dblink back into this database): what it can see is the mapped
+    -- role's business, not scopedb's.
+    SELECT 'warning', 'W028', 'foreign server ' || s.srvname,
+           'scopedb_app may use it'
+               || CASE WHEN EXISTS (SELECT FROM pg_catalog.pg_user_mappings AS um
+                                     WHERE um.srvid = s.oid
+                                       AND (um.umuser = 0 OR um.umuser IN (SELECT r.oid FROM scopedb_audit.app_roles AS r)))
+                       THEN ', and a user mapping applies to it' ELSE '' END,
+           'REVOKE USAGE ON FOREIGN SERVER ' || pg_catalog.quote_ident(s.srvname) || ' FROM scopedb_app, PUBLIC;'
+      FROM pg_catalog.pg_foreign_server AS s
+     WHERE pg_catalog.has_server_privilege('scopedb_app', s.oid, 'USAGE')
+    UNION ALL
     -- E016 pgvector >= 0.8.
     SELECT 'error', 'E016', 'extension vector',
            COALESCE('pgvector ' || e.extversion || ' is older than 0.8', 'pgvector is not installed'),
@@ -297,8 +720,17 @@ REVOKE ALL ON SCHEMA scopedb_audit FROM PUBLIC;
 REVOKE ALL ON ALL TABLES IN SCHEMA scopedb_audit FROM PUBLIC;
 REVOKE ALL ON FUNCTION scopedb_audit.check() FROM PUBLIC;
 REVOKE ALL ON FUNCTION scopedb_audit.pgvector_too_old(text) FROM PUBLIC;
+REVOKE ALL ON FUNCTION scopedb_audit.installed_facts() FROM PUBLIC;
+REVOKE ALL ON FUNCTION scopedb_audit.option_is_on(text[], text) FROM PUBLIC;
+REVOKE ALL ON FUNCTION scopedb_audit.removal(text, text, text) FROM PUBLIC;
+REVOKE ALL ON FUNCTION scopedb_audit.manifest_digest() FROM PUBLIC;
+REVOKE ALL ON FUNCTION scopedb_audit.signing_key_ages() FROM PUBLIC;
 GRANT USAGE ON SCHEMA scopedb_audit TO scopedb_auditor;
-GRANT SELECT ON scopedb_audit.findings, scopedb_audit.data_tables TO scopedb_auditor;
-GRANT EXECUTE ON FUNCTION scopedb_audit.check(), scopedb_audit.pgvector_too_old(text) TO scopedb_auditor;
+GRANT SELECT ON scopedb_audit.findings, scopedb_audit.data_tables, scopedb_audit.protected_tables,
+    scopedb_audit.derived_relations,
+    scopedb_audit.app_roles, scopedb_audit.manifest TO scopedb_auditor;
+GRANT EXECUTE ON FUNCTION scopedb_audit.check(), scopedb_audit.pgvector_too_old(text),
+    scopedb_audit.installed_facts(), scopedb_audit.option_is_on(text[], text),
+    scopedb_audit.removal(text, text, text), scopedb_audit.manifest_digest() TO scopedb_auditor;
 
 RESET ROLE;

@@ -53,3 +53,39 @@ SELECT expired, forgotten FROM scopedb_private.sweep_notes();
 
 -- name: audit
 SELECT severity, code, object, message, fix FROM scopedb_audit.findings;
+
+-- name: audit_role
+-- The role the audit runs as: scopedb_auditor when the login may become it, else scopedb_owner (NULL: neither).
+SELECT CASE WHEN pg_catalog.pg_has_role('scopedb_auditor', 'SET') THEN 'scopedb_auditor'
+            WHEN pg_catalog.pg_has_role('scopedb_owner', 'SET') THEN 'scopedb_owner' END;
+
+-- name: audit_machinery
+-- The audit, read without trusting it: the functions and relations of scopedb_audit described exactly as
+-- scopedb_audit.installed_facts() describes them, and the digest of the manifest table, computed here rather than
+-- by functions that could have been changed to agree. scopedb/manifest.py compares these rows with the manifest
+-- this installation ships (sql/08_manifest.sql). Keep the formats in step with installed_facts(): the tests compare
+-- the two readings on a clean database.
+SELECT 'function', f.oid::pg_catalog.regprocedure::text,
+       pg_catalog.format('owner=%s definer=%s leakproof=%s volatile=%s strict=%s config=%s returns=%s body=%s',
+                         pg_catalog.pg_get_userbyid(f.proowner), f.prosecdef, f.proleakproof, f.provolatile::text,
+                         f.proisstrict,
+                         COALESCE((SELECT pg_catalog.string_agg(c, ',' ORDER BY c) FROM pg_catalog.unnest(f.proconfig) AS c),
+                                  '-'),
+                         pg_catalog.pg_get_function_result(f.oid),
+                         pg_catalog.md5(COALESCE(NULLIF(f.prosrc, ''), pg_catalog.pg_get_function_sqlbody(f.oid), '')))
+  FROM pg_catalog.pg_proc AS f
+ WHERE f.pronamespace = 'scopedb_audit'::pg_catalog.regnamespace
+UNION ALL
+SELECT 'table', 'scopedb_audit.' || c.relname,
+       pg_catalog.format('kind=%s owner=%s rls=%s forced=%s', c.relkind::text, pg_catalog.pg_get_userbyid(c.relowner),
+                         c.relrowsecurity, c.relforcerowsecurity)
+           || CASE WHEN c.relkind IN ('v', 'm') THEN ' definition=' || pg_catalog.md5(pg_catalog.pg_get_viewdef(c.oid))
+                   ELSE '' END
+  FROM pg_catalog.pg_class AS c
+ WHERE c.relnamespace = 'scopedb_audit'::pg_catalog.regnamespace AND c.relkind IN ('r', 'p', 'v', 'm', 'S', 'f')
+UNION ALL
+SELECT 'digest', 'scopedb_audit.manifest',
+       pg_catalog.md5(COALESCE(pg_catalog.string_agg(m.kind || pg_catalog.chr(31) || m.object || pg_catalog.chr(31)
+                                                     || m.fact, pg_catalog.chr(30)
+                                                     ORDER BY m.kind COLLATE "C", m.object COLLATE "C"), ''))
+  FROM scopedb_audit.manifest AS m;

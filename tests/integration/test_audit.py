@@ -59,8 +59,9 @@ LINTS: list[tuple[str, list[LiteralString], str]] = [
         "E017",
         [
             """DO $$ BEGIN EXECUTE format('ALTER ROLE %I IN DATABASE %I SET gin_fuzzy_search_limit = 20',
-                (SELECT rolname FROM pg_roles WHERE rolcanlogin AND pg_has_role(oid, 'scopedb_app', 'MEMBER')
-                  ORDER BY rolname LIMIT 1), current_database()); END $$"""
+                (SELECT r.rolname FROM pg_roles AS r JOIN pg_auth_members AS m ON m.member = r.oid
+                  WHERE m.roleid = 'scopedb_app'::regrole AND r.rolcanlogin ORDER BY 1 LIMIT 1),
+                current_database()); END $$"""
         ],
         "role",
     ),

@@ -1,0 +1,662 @@
+-- Revision 0010: an audit that proves isolation.
+--   * scopedb_audit.manifest holds what scopedb installs (02_manifest.sql, generated); lint E020 compares the live
+--     catalog with it: every schema and table owner, policy predicate, function body and setting, trigger, rule,
+--     index, constraint, grant, default privilege and publication of scopedb's objects.
+--   * E009 follows the role graph (scopedb_audit.app_roles, scopedb.role_hazards, which now also names
+--     pg_read_all_stats, pg_signal_backend and owning the database); E013 covers unique indexes; E007/W007/W008
+--     read view options as booleans and follow views of views (scopedb_audit.derived_relations); W015 ages keys
+--     retiring later; W017 covers settings stored for every role.
+--   * New: E021 (LEAKPROOF functions), E022/W022 (definer functions elsewhere the app may run), E023/W023
+--     (materialized views over protected tables), E024 (tables the app reaches without forced RLS), W026/W027
+--     (key grace and rotation period), W028 (foreign servers the app may use).
+SET ROLE scopedb_owner;
+
+-- Every table whose rows scopedb protects: the data schema's (by row-level security) and the private schema's (by
+-- privileges alone: signing keys, the full-text copy, archived originals). Data copied out of any of them escapes.
+CREATE VIEW scopedb_audit.protected_tables WITH (security_barrier) AS
+SELECT c.oid AS relid, c.relnamespace::regnamespace::text AS schema, c.relname
+  FROM pg_catalog.pg_class AS c
+ WHERE c.relnamespace IN ('scopedb'::regnamespace, 'scopedb_private'::regnamespace) AND c.relkind IN ('r', 'p');
+COMMENT ON VIEW scopedb_audit.protected_tables IS 'Tables of the data and private schemas (their rows must not leave).';
+
+-- Every view and materialized view whose definition reads a protected table, directly or through other views
+-- and materialized views (any depth, any schema), with the protected table it reads: an owner-run view over an
+-- invoker view over fragments still hands out fragments with its owner's rights.
+CREATE VIEW scopedb_audit.derived_relations WITH (security_barrier) AS
+WITH RECURSIVE derived (relid, source) AS (
+    SELECT r.ev_class, t.schema || '.' || t.relname
+      FROM pg_catalog.pg_rewrite AS r
+      JOIN pg_catalog.pg_depend AS d ON d.classid = 'pg_catalog.pg_rewrite'::pg_catalog.regclass AND d.objid = r.oid
+      JOIN scopedb_audit.protected_tables AS t ON t.relid = d.refobjid
+     WHERE r.ev_class <> t.relid
+    UNION
+    SELECT r.ev_class, v.source
+      FROM pg_catalog.pg_rewrite AS r
+      JOIN pg_catalog.pg_depend AS d ON d.classid = 'pg_catalog.pg_rewrite'::pg_catalog.regclass AND d.objid = r.oid
+      JOIN derived AS v ON v.relid = d.refobjid
+     WHERE r.ev_class <> v.relid
+)
+SELECT DISTINCT d.relid, c.relkind, d.source
+  FROM derived AS d
+  JOIN pg_catalog.pg_class AS c ON c.oid = d.relid
+ WHERE c.relkind IN ('v', 'm');
+COMMENT ON VIEW scopedb_audit.derived_relations IS
+    'Views and materialized views that read a protected table, directly or through others (lints E007, E023).';
+
+-- Every role that can act as scopedb_app: scopedb_app itself, its members, their members — following
+-- pg_auth_members (pg_has_role would count every superuser as a member of everything) through grants that let the
+-- member SET ROLE to the group or inherit its rights. A grant WITH ADMIN alone (what CREATEROLE leaves its creator
+-- on every role it creates) does neither.
+CREATE VIEW scopedb_audit.app_roles WITH (security_barrier) AS
+WITH RECURSIVE members (oid) AS (
+    SELECT r.oid FROM pg_catalog.pg_roles AS r WHERE r.rolname = 'scopedb_app'
+    UNION
+    SELECT am.member
+      FROM pg_catalog.pg_auth_members AS am
+      JOIN members AS m ON am.roleid = m.oid
+     WHERE am.set_option OR am.inherit_option
+)
+SELECT r.oid, r.rolname, r.rolcanlogin FROM pg_catalog.pg_roles AS r WHERE r.oid IN (SELECT members.oid FROM members);
+COMMENT ON VIEW scopedb_audit.app_roles IS 'scopedb_app and every role that is a member of it, directly or not.';
+
+CREATE TABLE scopedb_audit.manifest (
+    kind    text NOT NULL,
+    object  text NOT NULL,
+    fact    text NOT NULL,
+    CONSTRAINT manifest_pkey PRIMARY KEY (kind, object)
+);
+COMMENT ON TABLE scopedb_audit.manifest IS
+    'What scopedb installed (sql/08_manifest.sql): the facts scopedb_audit.findings compares the catalog with.';
+
+CREATE OR REPLACE FUNCTION scopedb.role_hazards(target name) RETURNS text[]
+LANGUAGE sql
+STABLE
+SET search_path = pg_catalog, pg_temp
+RETURN ARRAY(
+    SELECT h.hazard
+      FROM (SELECT CASE WHEN r.rolname = target THEN '' ELSE 'through ' || r.rolname || ': ' END
+                   || pg_catalog.concat_ws(', ',
+                          CASE WHEN r.rolsuper THEN 'SUPERUSER' END,
+                          CASE WHEN r.rolbypassrls THEN 'BYPASSRLS' END,
+                          CASE WHEN r.rolreplication THEN 'REPLICATION' END,
+                          CASE WHEN r.rolcreaterole THEN 'CREATEROLE' END) AS hazard
+              FROM pg_catalog.pg_roles AS r
+             WHERE (r.rolsuper OR r.rolbypassrls OR r.rolreplication OR r.rolcreaterole)
+               AND pg_catalog.pg_has_role(target, r.oid, 'MEMBER')
+            UNION ALL
+            SELECT 'member of ' || p.rolname
+              FROM pg_catalog.pg_roles AS p
+             WHERE p.rolname IN ('scopedb_owner', 'pg_read_all_data', 'pg_write_all_data', 'pg_read_server_files',
+                                 'pg_write_server_files', 'pg_execute_server_program', 'pg_maintain',
+                                 'pg_read_all_stats', 'pg_signal_backend')
+               AND p.rolname <> target
+               AND pg_catalog.pg_has_role(target, p.oid, 'MEMBER')
+            UNION ALL
+            SELECT 'owns database ' || d.datname
+              FROM pg_catalog.pg_database AS d
+             WHERE d.datname = pg_catalog.current_database()
+               AND pg_catalog.pg_has_role(target, d.datdba, 'MEMBER')) AS h
+     ORDER BY 1);
+CREATE FUNCTION scopedb_audit.option_is_on(options text[], name text) RETURNS boolean
+LANGUAGE sql
+IMMUTABLE
+SET search_path = pg_catalog, pg_temp
+RETURN EXISTS (SELECT FROM pg_catalog.unnest(options) AS o
+                WHERE pg_catalog.split_part(o, '=', 1) = name
+                  AND pg_catalog.lower(pg_catalog.split_part(o, '=', 2)) IN ('true', 'on', 'yes', '1'));
+COMMENT ON FUNCTION scopedb_audit.option_is_on(text[], text) IS 'Whether a reloption is set to true (on, yes, 1).';
+CREATE FUNCTION scopedb_audit.installed_facts()
+RETURNS TABLE (kind text, object text, fact text)
+LANGUAGE sql
+STABLE
+SET search_path = pg_catalog, pg_temp
+BEGIN ATOMIC
+    WITH ours (oid) AS (
+        SELECT n.oid FROM pg_catalog.pg_namespace AS n WHERE n.nspname IN ('scopedb', 'scopedb_private', 'scopedb_audit')
+    ),
+    rels AS (
+        SELECT c.oid, c.relname, c.relkind, c.relnamespace, c.relowner, c.relacl, c.relrowsecurity,
+               c.relforcerowsecurity, n.nspname || '.' || c.relname AS name
+          FROM pg_catalog.pg_class AS c
+          JOIN pg_catalog.pg_namespace AS n ON n.oid = c.relnamespace
+         WHERE c.relnamespace IN (SELECT ours.oid FROM ours) AND c.relkind IN ('r', 'p', 'v', 'm', 'S', 'f')
+    ),
+    grants (kind, object, grantee, privilege) AS (
+        SELECT 'schema', n.nspname, a.grantee, a.privilege_type || CASE WHEN a.is_grantable THEN '*' ELSE '' END
+          FROM pg_catalog.pg_namespace AS n,
+               pg_catalog.aclexplode(COALESCE(n.nspacl, pg_catalog.acldefault('n'::"char", n.nspowner))) AS a
+         WHERE n.oid IN (SELECT ours.oid FROM ours) AND a.grantee <> n.nspowner
+        UNION ALL
+        SELECT CASE r.relkind WHEN 'S' THEN 'sequence' ELSE 'table' END, r.name, a.grantee,
+               a.privilege_type || CASE WHEN a.is_grantable THEN '*' ELSE '' END
+          FROM rels AS r,
+               pg_catalog.aclexplode(COALESCE(r.relacl, pg_catalog.acldefault(
+                   CASE r.relkind WHEN 'S' THEN 's'::"char" ELSE 'r'::"char" END, r.relowner))) AS a
+         WHERE a.grantee <> r.relowner
+        UNION ALL
+        SELECT 'column', r.name || '.' || att.attname, a.grantee,
+               a.privilege_type || CASE WHEN a.is_grantable THEN '*' ELSE '' END
+          FROM rels AS r
+          JOIN pg_catalog.pg_attribute AS att ON att.attrelid = r.oid AND att.attnum > 0 AND NOT att.attisdropped
+           AND att.attacl IS NOT NULL,
+               pg_catalog.aclexplode(att.attacl) AS a
+         WHERE a.grantee <> r.relowner
+        UNION ALL
+        SELECT 'function', f.oid::pg_catalog.regprocedure::text, a.grantee,
+               a.privilege_type || CASE WHEN a.is_grantable THEN '*' ELSE '' END
+          FROM pg_catalog.pg_proc AS f,
+               pg_catalog.aclexplode(COALESCE(f.proacl, pg_catalog.acldefault('f'::"char", f.proowner))) AS a
+         WHERE f.pronamespace IN (SELECT ours.oid FROM ours) AND a.grantee <> f.proowner
+        UNION ALL
+        SELECT 'type', t.oid::pg_catalog.regtype::text, a.grantee,
+               a.privilege_type || CASE WHEN a.is_grantable THEN '*' ELSE '' END
+          FROM pg_catalog.pg_type AS t,
+               pg_catalog.aclexplode(COALESCE(t.typacl, pg_catalog.acldefault('T'::"char", t.typowner))) AS a
+         WHERE t.typnamespace IN (SELECT ours.oid FROM ours) AND t.typtype IN ('c', 'd', 'e')
+           AND NOT EXISTS (SELECT FROM pg_catalog.pg_class AS c WHERE c.oid = t.typrelid AND c.relkind <> 'c')
+           AND a.grantee <> t.typowner
+    )
+    SELECT 'schema', n.nspname::text, 'owner=' || pg_catalog.pg_get_userbyid(n.nspowner)
+      FROM pg_catalog.pg_namespace AS n
+     WHERE n.oid IN (SELECT ours.oid FROM ours)
+    UNION ALL
+    SELECT 'table', r.name,
+           pg_catalog.format('kind=%s owner=%s rls=%s forced=%s', r.relkind::text, pg_catalog.pg_get_userbyid(r.relowner),
+                             r.relrowsecurity, r.relforcerowsecurity)
+               || CASE WHEN r.relkind IN ('v', 'm')
+                       THEN ' definition=' || pg_catalog.md5(pg_catalog.pg_get_viewdef(r.oid)) ELSE '' END
+      FROM rels AS r
+    UNION ALL
+    SELECT 'policy', pol.polrelid::pg_catalog.regclass::text || ' "' || pol.polname || '"',
+           pg_catalog.format('cmd=%s %s to=%s using=%s check=%s', pol.polcmd::text,
+                             CASE WHEN pol.polpermissive THEN 'permissive' ELSE 'restrictive' END,
+                             (SELECT pg_catalog.string_agg(CASE WHEN r = 0 THEN 'public'
+                                                                ELSE pg_catalog.pg_get_userbyid(r)::text END,
+                                                           ',' ORDER BY 1)
+                                FROM pg_catalog.unnest(pol.polroles) AS r),
+                             COALESCE(pg_catalog.pg_get_expr(pol.polqual, pol.polrelid), '-'),
+                             COALESCE(pg_catalog.pg_get_expr(pol.polwithcheck, pol.polrelid), '-'))
+      FROM pg_catalog.pg_policy AS pol
+     WHERE pol.polrelid IN (SELECT r.oid FROM rels AS r)
+    UNION ALL
+    SELECT 'function', f.oid::pg_catalog.regprocedure::text,
+           pg_catalog.format('owner=%s definer=%s leakproof=%s volatile=%s strict=%s config=%s returns=%s body=%s',
+                             pg_catalog.pg_get_userbyid(f.proowner), f.prosecdef, f.proleakproof, f.provolatile::text,
+                             f.proisstrict,
+                             COALESCE((SELECT pg_catalog.string_agg(c, ',' ORDER BY c)
+                                         FROM pg_catalog.unnest(f.proconfig) AS c), '-'),
+                             pg_catalog.pg_get_function_result(f.oid),
+                             pg_catalog.md5(COALESCE(NULLIF(f.prosrc, ''), pg_catalog.pg_get_function_sqlbody(f.oid), '')))
+      FROM pg_catalog.pg_proc AS f
+     WHERE f.pronamespace IN (SELECT ours.oid FROM ours)
+    UNION ALL
+    SELECT 'trigger', t.tgrelid::pg_catalog.regclass::text || ' ' || t.tgname, pg_catalog.pg_get_triggerdef(t.oid)
+      FROM pg_catalog.pg_trigger AS t
+     WHERE t.tgrelid IN (SELECT r.oid FROM rels AS r) AND NOT t.tgisinternal
+    UNION ALL
+    SELECT 'rule', w.ev_class::pg_catalog.regclass::text || ' ' || w.rulename, pg_catalog.pg_get_ruledef(w.oid)
+      FROM pg_catalog.pg_rewrite AS w
+     WHERE w.ev_class IN (SELECT r.oid FROM rels AS r WHERE r.relkind IN ('r', 'p')) AND w.rulename <> '_RETURN'
+    UNION ALL
+    SELECT 'index', i.indexrelid::pg_catalog.regclass::text, pg_catalog.pg_get_indexdef(i.indexrelid)
+      FROM pg_catalog.pg_index AS i
+     WHERE i.indrelid IN (SELECT r.oid FROM rels AS r)
+    UNION ALL
+    SELECT 'constraint', k.conrelid::pg_catalog.regclass::text || ' ' || k.conname, pg_catalog.pg_get_constraintdef(k.oid)
+      FROM pg_catalog.pg_constraint AS k
+     WHERE k.conrelid IN (SELECT r.oid FROM rels AS r) AND k.contype <> 'n'  -- NOT NULL: catalogued from PG 18 on
+    UNION ALL
+    SELECT 'grant', g.kind || ' ' || g.object || ' to '
+               || CASE WHEN g.grantee = 0 THEN 'public' ELSE pg_catalog.pg_get_userbyid(g.grantee)::text END,
+           pg_catalog.string_agg(g.privilege, ',' ORDER BY g.privilege)
+      FROM grants AS g
+     GROUP BY g.kind, g.object, g.grantee
+    UNION ALL
+    SELECT 'default_acl', pg_catalog.pg_get_userbyid(d.defaclrole)::text || ' '
+               || COALESCE(d.defaclnamespace::pg_catalog.regnamespace::text, '*') || ' ' || d.defaclobjtype::text || ' to '
+               || CASE WHEN a.grantee = 0 THEN 'public' ELSE pg_catalog.pg_get_userbyid(a.grantee)::text END,
+           pg_catalog.string_agg(a.privilege_type, ',' ORDER BY a.privilege_type)
+      FROM pg_catalog.pg_default_acl AS d, pg_catalog.aclexplode(d.defaclacl) AS a
+     WHERE d.defaclrole IN (SELECT r.oid FROM pg_catalog.pg_roles AS r WHERE r.rolname LIKE 'scopedb\_%')
+        OR d.defaclnamespace IN (SELECT ours.oid FROM ours)
+        OR a.grantee = 0
+        OR a.grantee IN (SELECT r.oid FROM pg_catalog.pg_roles AS r WHERE r.rolname IN ('scopedb_app', 'scopedb_auditor'))
+     GROUP BY d.defaclrole, d.defaclnamespace, d.defaclobjtype, a.grantee
+    UNION ALL
+    SELECT 'publication', p.pubname || ' ' || r.name, 'publishes rows of ' || r.name
+      FROM pg_catalog.pg_publication AS p
+      JOIN rels AS r
+        ON r.relkind IN ('r', 'p')
+       AND (p.puballtables
+            OR r.oid IN (SELECT pr.prrelid FROM pg_catalog.pg_publication_rel AS pr WHERE pr.prpubid = p.oid)
+            OR r.relnamespace IN (SELECT pn.pnnspid FROM pg_catalog.pg_publication_namespace AS pn
+                                   WHERE pn.pnpubid = p.oid));
+END;
+COMMENT ON FUNCTION scopedb_audit.installed_facts() IS
+    'scopedb''s objects as the audit describes them (compared with scopedb_audit.manifest, lint E020).';
+CREATE FUNCTION scopedb_audit.manifest_digest() RETURNS text
+LANGUAGE sql
+STABLE
+SET search_path = pg_catalog, pg_temp
+RETURN (SELECT pg_catalog.md5(COALESCE(pg_catalog.string_agg(m.kind || pg_catalog.chr(31) || m.object
+                                                             || pg_catalog.chr(31) || m.fact, pg_catalog.chr(30)
+                                                             ORDER BY m.kind COLLATE "C", m.object COLLATE "C"), ''))
+          FROM scopedb_audit.manifest AS m);
+COMMENT ON FUNCTION scopedb_audit.manifest_digest() IS 'md5 of the manifest in a canonical order (see sql/08_manifest.sql).';
+CREATE FUNCTION scopedb_audit.removal(kind text, object text, fact text) RETURNS text
+LANGUAGE sql
+IMMUTABLE
+SET search_path = pg_catalog, pg_temp
+RETURN CASE kind
+    WHEN 'policy' THEN 'DROP POLICY ' || pg_catalog.substr(object, pg_catalog.strpos(object, ' "') + 1) || ' ON '
+                       || pg_catalog.split_part(object, ' "', 1) || ';'
+    WHEN 'function' THEN 'DROP FUNCTION ' || object || ';'
+    WHEN 'trigger' THEN 'DROP TRIGGER ' || pg_catalog.split_part(object, ' ', 2) || ' ON '
+                        || pg_catalog.split_part(object, ' ', 1) || ';'
+    WHEN 'rule' THEN 'DROP RULE ' || pg_catalog.split_part(object, ' ', 2) || ' ON '
+                     || pg_catalog.split_part(object, ' ', 1) || ';'
+    WHEN 'index' THEN 'DROP INDEX ' || object || ';'
+    WHEN 'constraint' THEN 'ALTER TABLE ' || pg_catalog.split_part(object, ' ', 1) || ' DROP CONSTRAINT '
+                           || pg_catalog.split_part(object, ' ', 2) || ';'
+    WHEN 'grant' THEN 'REVOKE ' || pg_catalog.replace(fact, '*', '') || ' ON '
+                      || pg_catalog.replace(pg_catalog.split_part(object, ' to ', 1), 'column ', 'TABLE (column) ')
+                      || ' FROM ' || pg_catalog.split_part(object, ' to ', 2) || ';'
+    WHEN 'default_acl' THEN 'ALTER DEFAULT PRIVILEGES FOR ROLE ' || pg_catalog.split_part(object, ' ', 1)
+                            || ' REVOKE ' || fact || ' ... FROM ' || pg_catalog.split_part(object, ' to ', 2) || ';'
+    WHEN 'publication' THEN 'ALTER PUBLICATION ' || pg_catalog.split_part(object, ' ', 1) || ' DROP TABLE '
+                            || pg_catalog.split_part(object, ' ', 2) || '; (or DROP PUBLICATION)'
+    WHEN 'table' THEN 'DROP TABLE ' || object || '; (or move it out of scopedb''s schemas)'
+    ELSE 'remove it'
+END;
+COMMENT ON FUNCTION scopedb_audit.removal(text, text, text) IS
+    'The statement that removes an object scopedb did not install (fix text of lint E020).';
+CREATE FUNCTION scopedb_audit.signing_key_ages()
+RETURNS TABLE (key_id text, created_at timestamptz, retired_at timestamptz, rotation_period interval,
+               readable boolean)
+LANGUAGE plpgsql
+STABLE
+SET search_path = pg_catalog, pg_temp
+AS $$
+BEGIN
+    RETURN QUERY SELECT k.key_id, k.created_at, k.retired_at, k.rotation_period, true
+                   FROM scopedb_private.signing_keys AS k;
+EXCEPTION WHEN insufficient_privilege THEN
+    RETURN QUERY SELECT NULL::text, NULL::timestamptz, NULL::timestamptz, NULL::interval, false;
+END
+$$;
+COMMENT ON FUNCTION scopedb_audit.signing_key_ages() IS
+    'Signing keys'' ids, ages and periods for the key lints (one unreadable row if the audit cannot read them).';
+CREATE OR REPLACE FUNCTION scopedb_audit.check()
+RETURNS TABLE (severity text, code text, object text, message text, fix text)
+LANGUAGE sql
+STABLE
+SECURITY DEFINER
+SET search_path = pg_catalog, pg_temp
+AS $$
+    -- E001 RLS enabled and forced on every data table.
+    SELECT 'error', 'E001', 'table scopedb.' || t.relname,
+           'row-level security is ' || CASE WHEN NOT t.relrowsecurity THEN 'not enabled' ELSE 'not forced' END,
+           'ALTER TABLE scopedb.' || t.relname || ' ENABLE ROW LEVEL SECURITY, FORCE ROW LEVEL SECURITY;'
+      FROM scopedb_audit.data_tables AS t
+     WHERE NOT (t.relrowsecurity AND t.relforcerowsecurity)
+    UNION ALL
+    -- E002 a restrictive policy for scopedb_app per command (an ALL policy covers every command).
+    SELECT 'error', 'E002', 'table scopedb.' || t.relname || ' ' || cmd.label,
+           'no restrictive policy limits ' || cmd.label || ' for scopedb_app',
+           'CREATE POLICY ... ON scopedb.' || t.relname || ' AS RESTRICTIVE FOR ' || cmd.label
+               || ' TO scopedb_app USING (<scope predicate>);'
+      FROM scopedb_audit.data_tables AS t
+     CROSS JOIN (VALUES ('r', 'SELECT'), ('a', 'INSERT'), ('w', 'UPDATE'), ('d', 'DELETE')) AS cmd (polcmd, label)
+     WHERE NOT EXISTS (
+               SELECT FROM pg_catalog.pg_policy AS p
+                WHERE p.polrelid = t.relid AND NOT p.polpermissive AND p.polcmd IN (cmd.polcmd, '*')
+                  AND (0 = ANY (p.polroles) OR 'scopedb_app'::regrole = ANY (p.polroles)))
+    UNION ALL
+    -- E003 permissive policies that reach scopedb_app must reference the scope.
+    SELECT 'error', 'E003', 'policy "' || p.polname || '" on scopedb.' || t.relname,
+           'permissive policy for scopedb_app does not reference the scope',
+           'DROP POLICY "' || p.polname || '" ON scopedb.' || t.relname || '; or make its predicate read scopedb.scope_*()'
+      FROM pg_catalog.pg_policy AS p
+      JOIN scopedb_audit.data_tables AS t ON t.relid = p.polrelid
+     WHERE p.polpermissive
+       AND (0 = ANY (p.polroles) OR 'scopedb_app'::regrole = ANY (p.polroles))
+       AND COALESCE(pg_catalog.pg_get_expr(p.polqual, p.polrelid), '')
+           || COALESCE(pg_catalog.pg_get_expr(p.polwithcheck, p.polrelid), '') !~ 'scopedb\.scope_'
+    UNION ALL
+    -- W004 scope accessors must be wrapped in (SELECT ...) to run once per statement.
+    SELECT 'warning', 'W004', 'policy "' || p.polname || '" on scopedb.' || t.relname,
+           'calls a scope accessor per row (no (SELECT ...) wrapper)',
+           'write the call as (SELECT scopedb.scope_...()) so it becomes an InitPlan'
+      FROM pg_catalog.pg_policy AS p
+      JOIN scopedb_audit.data_tables AS t ON t.relid = p.polrelid
+     WHERE (SELECT pg_catalog.count(*) FROM pg_catalog.regexp_matches(
+                COALESCE(pg_catalog.pg_get_expr(p.polqual, p.polrelid), '') || ' '
+                || COALESCE(pg_catalog.pg_get_expr(p.polwithcheck, p.polrelid), ''), 'scopedb\.scope_', 'g'))
+         > (SELECT pg_catalog.count(*) FROM pg_catalog.regexp_matches(
+                COALESCE(pg_catalog.pg_get_expr(p.polqual, p.polrelid), '') || ' '
+                || COALESCE(pg_catalog.pg_get_expr(p.polwithcheck, p.polrelid), ''), 'SELECT scopedb\.scope_', 'g'))
+    UNION ALL
+    -- E005 / E006 SECURITY DEFINER functions in scopedb's schemas.
+    SELECT 'error', 'E005', 'function ' || f.oid::regprocedure::text,
+           'SECURITY DEFINER function without a pinned search_path',
+           'ALTER FUNCTION ' || f.oid::regprocedure::text || ' SET search_path = pg_catalog, pg_temp;'
+      FROM pg_catalog.pg_proc AS f
+     WHERE f.prosecdef
+       AND f.pronamespace IN ('scopedb'::regnamespace, 'scopedb_private'::regnamespace, 'scopedb_audit'::regnamespace)
+       AND NOT EXISTS (SELECT FROM pg_catalog.unnest(f.proconfig) AS c WHERE c LIKE 'search_path=%')
+    UNION ALL
+    SELECT 'error', 'E006', 'function ' || f.oid::regprocedure::text,
+           'SECURITY DEFINER function executable by PUBLIC',
+           'REVOKE EXECUTE ON FUNCTION ' || f.oid::regprocedure::text || ' FROM PUBLIC;'
+      FROM pg_catalog.pg_proc AS f
+     WHERE f.prosecdef
+       AND f.pronamespace IN ('scopedb'::regnamespace, 'scopedb_private'::regnamespace, 'scopedb_audit'::regnamespace)
+       AND EXISTS (SELECT FROM pg_catalog.aclexplode(COALESCE(f.proacl, pg_catalog.acldefault('f', f.proowner))) AS a
+                    WHERE a.grantee = 0 AND a.privilege_type = 'EXECUTE')
+    UNION ALL
+    -- E007 / W007 / W008 views over scopedb's tables, and the private ones (any schema). Options are read as the
+    -- booleans they are (security_invoker=on, =1 and =true alike).
+    SELECT CASE WHEN v.barrier THEN 'warning' ELSE 'error' END,
+           CASE WHEN v.barrier THEN 'W007' ELSE 'E007' END,
+           'view ' || v.view::text,
+           'view over a scoped table runs with its owner''s rights (not security_invoker)',
+           'ALTER VIEW ' || v.view::text || ' SET (security_invoker = true);'
+      FROM (SELECT DISTINCT c.oid::regclass AS view,
+                   scopedb_audit.option_is_on(c.reloptions, 'security_barrier') AS barrier,
+                   scopedb_audit.option_is_on(c.reloptions, 'security_invoker') AS invoker
+              FROM pg_catalog.pg_class AS c
+              JOIN scopedb_audit.derived_relations AS dr ON dr.relid = c.oid
+             WHERE dr.relkind = 'v') AS v
+     WHERE NOT v.invoker
+    UNION ALL
+    SELECT 'warning', 'W008', 'view ' || c.oid::regclass::text,
+           'security_invoker view over a scoped table filters rows but is not a security barrier',
+           'ALTER VIEW ' || c.oid::regclass::text || ' SET (security_barrier = true);'
+      FROM pg_catalog.pg_class AS c
+     WHERE c.relkind = 'v'
+       AND scopedb_audit.option_is_on(c.reloptions, 'security_invoker')
+       AND NOT scopedb_audit.option_is_on(c.reloptions, 'security_barrier')
+       AND pg_catalog.pg_get_viewdef(c.oid) ~* '\mwhere\M'
+       AND c.oid IN (SELECT dr.relid FROM scopedb_audit.derived_relations AS dr)
+    UNION ALL
+    -- E009 no role that can act as scopedb_app — scopedb_app itself, its members, their members — can step outside
+    -- row-level security or around it, itself or through any role it belongs to (scopedb.role_hazards, the same
+    -- judgement scopedb applies to its login before running a scoped transaction).
+    SELECT 'error', 'E009', 'role ' || m.rolname,
+           'can act as scopedb_app, with: ' || pg_catalog.array_to_string(h.hazards, '; '),
+           'remove what it should not have (ALTER ROLE ' || pg_catalog.quote_ident(m.rolname)
+               || ' NOBYPASSRLS ...; REVOKE ... FROM ' || pg_catalog.quote_ident(m.rolname)
+               || '), or REVOKE scopedb_app FROM it and use a dedicated login'
+      FROM scopedb_audit.app_roles AS m
+     CROSS JOIN LATERAL (SELECT scopedb.role_hazards(m.rolname) AS hazards) AS h
+     WHERE pg_catalog.cardinality(h.hazards) > 0
+    UNION ALL
+    -- E010 scopedb_app owns nothing.
+    SELECT 'error', 'E010', o.kind || ' ' || o.name, 'owned by scopedb_app',
+           'ALTER ' || o.kind || ' ' || o.name || ' OWNER TO scopedb_owner;'
+      FROM (SELECT 'TABLE' AS kind, c.oid::regclass::text AS name FROM pg_catalog.pg_class AS c
+             WHERE c.relowner = 'scopedb_app'::regrole
+            UNION ALL
+            SELECT 'FUNCTION', f.oid::regprocedure::text FROM pg_catalog.pg_proc AS f
+             WHERE f.proowner = 'scopedb_app'::regrole
+            UNION ALL
+            SELECT 'SCHEMA', n.nspname FROM pg_catalog.pg_namespace AS n
+             WHERE n.nspowner = 'scopedb_app'::regrole) AS o
+    UNION ALL
+    -- E011 / W011 scopedb_app may not create objects (TEMP is a warning: a managed server may keep it).
+    SELECT 'error', 'E011', 'schema ' || n.nspname, 'scopedb_app holds CREATE',
+           'REVOKE CREATE ON SCHEMA ' || pg_catalog.quote_ident(n.nspname) || ' FROM scopedb_app, PUBLIC;'
+      FROM pg_catalog.pg_namespace AS n
+     WHERE pg_catalog.has_schema_privilege('scopedb_app', n.oid, 'CREATE')
+    UNION ALL
+    SELECT 'error', 'E011', 'database ' || pg_catalog.current_database(), 'scopedb_app holds CREATE',
+           'REVOKE CREATE ON DATABASE ' || pg_catalog.quote_ident(pg_catalog.current_database())
+               || ' FROM scopedb_app, PUBLIC;'
+     WHERE pg_catalog.has_database_privilege('scopedb_app', pg_catalog.current_database(), 'CREATE')
+    UNION ALL
+    SELECT 'warning', 'W011', 'database ' || pg_catalog.current_database(), 'scopedb_app holds TEMP',
+           'REVOKE TEMPORARY ON DATABASE ' || pg_catalog.quote_ident(pg_catalog.current_database())
+               || ' FROM PUBLIC, scopedb_app;'
+     WHERE pg_catalog.has_database_privilege('scopedb_app', pg_catalog.current_database(), 'TEMP')
+    UNION ALL
+    -- E012 nothing in scopedb's schemas is granted to PUBLIC.
+    SELECT 'error', 'E012', g.kind || ' ' || g.name, 'privilege ' || g.privilege || ' granted to PUBLIC',
+           'REVOKE ' || g.privilege || ' ON ' || g.kind || ' ' || g.name || ' FROM PUBLIC;'
+      FROM (SELECT 'SCHEMA' AS kind, n.nspname::text AS name, a.privilege_type AS privilege
+              FROM pg_catalog.pg_namespace AS n,
+                   pg_catalog.aclexplode(COALESCE(n.nspacl, pg_catalog.acldefault('n', n.nspowner))) AS a
+             WHERE n.nspname IN ('scopedb', 'scopedb_private') AND a.grantee = 0
+            UNION ALL
+            SELECT 'TABLE', c.oid::regclass::text, a.privilege_type
+              FROM pg_catalog.pg_class AS c,
+                   pg_catalog.aclexplode(COALESCE(c.relacl, pg_catalog.acldefault('r', c.relowner))) AS a
+             WHERE c.relnamespace IN ('scopedb'::regnamespace, 'scopedb_private'::regnamespace) AND a.grantee = 0
+            UNION ALL
+            SELECT 'FUNCTION', f.oid::regprocedure::text, a.privilege_type
+              FROM pg_catalog.pg_proc AS f,
+                   pg_catalog.aclexplode(COALESCE(f.proacl, pg_catalog.acldefault('f', f.proowner))) AS a
+             WHERE f.pronamespace IN ('scopedb'::regnamespace, 'scopedb_private'::regnamespace)
+               AND a.grantee = 0) AS g
+    UNION ALL
+    -- E013 every unique index of a data table (those of primary keys, unique constraints, and bare unique
+    -- indexes alike) includes project_id (projects: the directory itself): a violation must not tell one project
+    -- that another holds a key.
+    SELECT 'error', 'E013', 'index ' || i.indexrelid::regclass::text || ' on scopedb.' || t.relname,
+           'unique key without project_id: a violation could reveal another project''s key',
+           'include project_id in ' || i.indexrelid::regclass::text || ' (or drop it)'
+      FROM pg_catalog.pg_index AS i
+      JOIN scopedb_audit.data_tables AS t ON t.relid = i.indrelid
+     WHERE i.indisunique AND t.relname <> 'projects'
+       AND NOT EXISTS (SELECT FROM pg_catalog.pg_attribute AS a
+                        WHERE a.attrelid = i.indrelid AND a.attnum = ANY (i.indkey) AND a.attname = 'project_id')
+    UNION ALL
+    -- W014 the scope predicate's column leads an index.
+    SELECT 'warning', 'W014', 'table scopedb.' || t.relname,
+           'no index leads with project_id: every policy check scans',
+           'CREATE INDEX ON scopedb.' || t.relname || ' (project_id);'
+      FROM scopedb_audit.data_tables AS t
+     WHERE t.relname <> 'projects'
+       AND NOT EXISTS (SELECT FROM pg_catalog.pg_index AS i
+                         JOIN pg_catalog.pg_attribute AS a ON a.attrelid = i.indrelid AND a.attnum = i.indkey[0]
+                        WHERE i.indrelid = t.relid AND a.attname = 'project_id')
+    UNION ALL
+    -- W015 / E015 signing keys (their age only). A key whose retirement is still ahead is in use too.
+    SELECT 'warning', 'W015', 'signing key ' || k.key_id,
+           'signing key still in use is older than its rotation period (' || k.rotation_period || ')',
+           'scopedb keys rotate'
+      FROM scopedb_audit.signing_key_ages() AS k
+     WHERE k.readable AND (k.retired_at IS NULL OR k.retired_at > pg_catalog.now())
+       AND k.created_at + k.rotation_period < pg_catalog.now()
+    UNION ALL
+    -- W026 / W027 key hygiene: a grace longer than a week keeps a replaced key valid, and a rotation period over a
+    -- year lets one key sign for too long.
+    SELECT 'warning', 'W026', 'signing key ' || k.key_id,
+           'retires more than 7 days from now: a long grace keeps a replaced key valid',
+           'SELECT scopedb_private.retire_signing_key(''' || k.key_id || ''', now() + interval ''1 hour'');'
+      FROM scopedb_audit.signing_key_ages() AS k
+     WHERE k.readable AND k.retired_at > pg_catalog.now() + interval '7 days'
+    UNION ALL
+    SELECT 'warning', 'W027', 'signing key ' || k.key_id,
+           'rotation period ' || k.rotation_period::text || ' is over a year',
+           'UPDATE scopedb_private.signing_keys SET rotation_period = interval ''90 days'' WHERE key_id = '''
+               || k.key_id || ''';'
+      FROM scopedb_audit.signing_key_ages() AS k
+     WHERE k.readable AND (k.retired_at IS NULL OR k.retired_at > pg_catalog.now())
+       AND k.rotation_period > interval '365 days'
+    UNION ALL
+    SELECT 'error', 'E015', 'signing keys', 'no active signing key: no scope can be entered', 'scopedb keys rotate'
+     WHERE NOT EXISTS (SELECT FROM scopedb_audit.signing_key_ages() AS k WHERE NOT k.readable OR k.retired_at IS NULL)
+    UNION ALL
+    SELECT 'error', 'E015', 'signing keys',
+           'the audit cannot read the keys'' ages: scopedb_owner lost its rights on scopedb_private',
+           'restore the private schema''s owner and grants (see the E020 findings)'
+     WHERE EXISTS (SELECT FROM scopedb_audit.signing_key_ages() AS k WHERE NOT k.readable)
+    UNION ALL
+    -- E017 / W017 settings stored for a role that can act as scopedb_app. Stored defaults apply to every session
+    -- the role logs in, so one tenant that resets its role to the shared login could change how every other
+    -- tenant's sessions start. (scopedb pins what it relies on and removes what it finds; this says it happened.)
+    SELECT CASE WHEN r.rolcanlogin AND r.oid <> 'scopedb_app'::regrole THEN 'error' ELSE 'warning' END,
+           CASE WHEN r.rolcanlogin AND r.oid <> 'scopedb_app'::regrole THEN 'E017' ELSE 'W017' END,
+           'role ' || r.rolname,
+           'settings stored for a role that acts as scopedb_app'
+               || CASE WHEN d.setdatabase = 0 THEN '' ELSE ' in this database' END || ': '
+               || pg_catalog.array_to_string(ARRAY(SELECT pg_catalog.split_part(c, '=', 1)
+                                                     FROM pg_catalog.unnest(d.setconfig) AS c ORDER BY 1), ', '),
+           'ALTER ROLE ' || pg_catalog.quote_ident(r.rolname)
+               || CASE WHEN d.setdatabase = 0 THEN ''
+                       ELSE ' IN DATABASE ' || pg_catalog.quote_ident(pg_catalog.current_database()) END
+               || ' RESET ALL;'
+      FROM pg_catalog.pg_db_role_setting AS d
+      JOIN scopedb_audit.app_roles AS r ON r.oid = d.setrole
+     WHERE d.setdatabase IN (0, (SELECT db.oid FROM pg_catalog.pg_database AS db
+                                  WHERE db.datname = pg_catalog.current_database()))
+    UNION ALL
+    -- W017 settings stored for every role in this database (ALTER DATABASE ... SET, or ALTER ROLE ALL ... SET)
+    -- start every scoped session too. Only the database's owner or a superuser can store them, and no login that
+    -- acts as scopedb_app may be either (E009).
+    SELECT 'warning', 'W017', 'database ' || pg_catalog.current_database(),
+           'settings stored for every session'
+               || CASE WHEN d.setdatabase = 0 THEN ' (ALTER ROLE ALL)' ELSE ' in this database' END || ': '
+               || pg_catalog.array_to_string(ARRAY(SELECT pg_catalog.split_part(c, '=', 1)
+                                                     FROM pg_catalog.unnest(d.setconfig) AS c ORDER BY 1), ', '),
+           CASE WHEN d.setdatabase = 0 THEN 'ALTER ROLE ALL RESET ALL;'
+                ELSE 'ALTER DATABASE ' || pg_catalog.quote_ident(pg_catalog.current_database()) || ' RESET ALL;' END
+      FROM pg_catalog.pg_db_role_setting AS d
+     WHERE d.setrole = 0
+       AND d.setdatabase IN (0, (SELECT db.oid FROM pg_catalog.pg_database AS db
+                                  WHERE db.datname = pg_catalog.current_database()))
+    UNION ALL
+    -- E018 owner-run search functions the app can call must pin the settings their answer depends on: a caller's
+    -- gin_fuzzy_search_limit thinned every tenant's matches in the shared full-text index before the scope join.
+    SELECT 'error', 'E018', 'function ' || f.oid::regprocedure::text,
+           'SECURITY DEFINER function executable by scopedb_app does not pin ' || m.setting,
+           'ALTER FUNCTION ' || f.oid::regprocedure::text || ' SET ' || m.setting || ' = ' || m.value || ';'
+      FROM pg_catalog.pg_proc AS f
+     CROSS JOIN (VALUES ('@@', 'gin_fuzzy_search_limit', '0'),
+                        ('<=>|<->|<#>', 'hnsw.iterative_scan', 'off'),
+                        ('<=>|<->|<#>', 'hnsw.ef_search', '40')) AS m (uses, setting, value)
+     WHERE f.prosecdef
+       AND pg_catalog.has_function_privilege('scopedb_app', f.oid, 'EXECUTE')
+       AND f.prosrc ~ m.uses
+       AND NOT EXISTS (SELECT FROM pg_catalog.unnest(f.proconfig) AS c WHERE c LIKE m.setting || '=%')
+    UNION ALL
+    -- E019 no owner-run function the app can call shows a plan.
+    SELECT 'error', 'E019', 'function ' || f.oid::regprocedure::text,
+           'SECURITY DEFINER function executable by scopedb_app runs EXPLAIN (its plans reflect every tenant''s rows)',
+           'REVOKE EXECUTE ON FUNCTION ' || f.oid::regprocedure::text || ' FROM scopedb_app, PUBLIC;'
+      FROM pg_catalog.pg_proc AS f
+     WHERE f.prosecdef
+       AND pg_catalog.has_function_privilege('scopedb_app', f.oid, 'EXECUTE')
+       AND f.prosrc ~* '\mexplain\M'
+    UNION ALL
+    -- E020 the catalog against what scopedb installed (scopedb_audit.manifest): every policy predicate, function
+    -- body and setting, trigger, index, constraint, grant and default privilege of scopedb's objects, and every
+    -- publication of their rows. Anything changed, missing or extra is an error naming the object.
+    SELECT 'error', 'E020', d.kind || ' ' || d.object, d.message, d.fix
+      FROM (WITH live AS MATERIALIZED (SELECT l.kind, l.object, l.fact FROM scopedb_audit.installed_facts() AS l)
+            SELECT l.kind, l.object,
+                   'changed since scopedb installed it: now ' || pg_catalog."left"(l.fact, 400)
+                       || '; installed ' || pg_catalog."left"(m.fact, 400) AS message,
+                   'restore what scopedb installed (scopedb_audit.manifest holds it; sql/ defines it)' AS fix
+              FROM live AS l JOIN scopedb_audit.manifest AS m ON m.kind = l.kind AND m.object = l.object
+             WHERE l.fact <> m.fact
+            UNION ALL
+            SELECT m.kind, m.object, 'missing: scopedb installed it (' || pg_catalog."left"(m.fact, 400) || ')',
+                   're-create it as sql/ defines it'
+              FROM scopedb_audit.manifest AS m
+             WHERE NOT EXISTS (SELECT FROM live AS l WHERE l.kind = m.kind AND l.object = m.object)
+            UNION ALL
+            SELECT l.kind, l.object, 'not installed by scopedb: ' || pg_catalog."left"(l.fact, 400),
+                   scopedb_audit.removal(l.kind, l.object, l.fact)
+              FROM live AS l
+             WHERE NOT EXISTS (SELECT FROM scopedb_audit.manifest AS m WHERE m.kind = l.kind AND m.object = l.object)
+           ) AS d
+    UNION ALL
+    -- E021 a LEAKPROOF function may run on rows before row-level security has admitted them (PostgreSQL lets it,
+    -- by design): only the built-in ones may be LEAKPROOF.
+    SELECT 'error', 'E021', 'function ' || f.oid::regprocedure::text,
+           'LEAKPROOF: may see rows of every tenant before the policies filter them',
+           'ALTER FUNCTION ' || f.oid::regprocedure::text || ' NOT LEAKPROOF;'
+      FROM pg_catalog.pg_proc AS f
+     WHERE f.proleakproof AND f.pronamespace <> 'pg_catalog'::regnamespace
+    UNION ALL
+    -- E022 / W022 SECURITY DEFINER functions outside scopedb's schemas that scopedb_app may execute run with their
+    -- owner's rights: an error when that owner can read around row-level security or the private schema.
+    SELECT CASE WHEN o.risky THEN 'error' ELSE 'warning' END, CASE WHEN o.risky THEN 'E022' ELSE 'W022' END,
+           'function ' || f.oid::regprocedure::text,
+           'SECURITY DEFINER function executable by scopedb_app, owned by ' || pg_catalog.pg_get_userbyid(f.proowner)
+               || CASE WHEN o.risky THEN ', which can read around row-level security' ELSE '' END,
+           'REVOKE EXECUTE ON FUNCTION ' || f.oid::regprocedure::text || ' FROM scopedb_app, PUBLIC; or make it '
+               || 'SECURITY INVOKER'
+      FROM pg_catalog.pg_proc AS f
+     CROSS JOIN LATERAL (SELECT f.proowner = 'scopedb_owner'::regrole
+                                OR pg_catalog.cardinality(scopedb.role_hazards(
+                                       pg_catalog.pg_get_userbyid(f.proowner))) > 0 AS risky) AS o
+     WHERE f.prosecdef
+       AND f.pronamespace NOT IN ('scopedb'::regnamespace, 'scopedb_private'::regnamespace,
+                                  'scopedb_audit'::regnamespace, 'pg_catalog'::regnamespace)
+       AND pg_catalog.has_function_privilege('scopedb_app', f.oid, 'EXECUTE')
+    UNION ALL
+    -- E023 / W023 materialized views over protected tables hold a copy of their rows with no row-level security.
+    SELECT CASE WHEN v.readable THEN 'error' ELSE 'warning' END, CASE WHEN v.readable THEN 'E023' ELSE 'W023' END,
+           'materialized view ' || v.view::text,
+           'copies rows of ' || v.source || ' out of row-level security'
+               || CASE WHEN v.readable THEN ', and scopedb_app can read it' ELSE '' END,
+           'DROP MATERIALIZED VIEW ' || v.view::text || ';'
+      FROM (SELECT dr.relid::regclass AS view,
+                   pg_catalog.string_agg(dr.source, ', ' ORDER BY dr.source) AS source,
+                   pg_catalog.has_table_privilege('scopedb_app', dr.relid, 'SELECT') AS readable
+              FROM scopedb_audit.derived_relations AS dr
+             WHERE dr.relkind = 'm'
+             GROUP BY dr.relid) AS v
+    UNION ALL
+    -- E024 any other table scopedb_app can read or change must be protected like scopedb's own (row-level security
+    -- enabled and forced): an export table or a service's table left open is reachable from every scope.
+    SELECT 'error', 'E024', 'table ' || c.oid::regclass::text,
+           'scopedb_app can read or change it and row-level security is not enabled and forced',
+           'protect it (scopedb''s protect_table), or REVOKE ALL ON ' || c.oid::regclass::text
+               || ' FROM scopedb_app, PUBLIC;'
+      FROM pg_catalog.pg_class AS c
+      JOIN pg_catalog.pg_namespace AS n ON n.oid = c.relnamespace
+     WHERE c.relkind IN ('r', 'p', 'f', 'm')
+       AND n.nspname NOT IN ('pg_catalog', 'information_schema', 'scopedb', 'scopedb_private', 'scopedb_audit')
+       AND n.nspname NOT LIKE 'pg\_%'
+       AND pg_catalog.has_schema_privilege('scopedb_app', n.oid, 'USAGE')
+       AND pg_catalog.has_table_privilege('scopedb_app', c.oid, 'SELECT, INSERT, UPDATE, DELETE, TRUNCATE')
+       AND NOT (c.relrowsecurity AND c.relforcerowsecurity)
+       AND c.oid NOT IN (SELECT dr.relid FROM scopedb_audit.derived_relations AS dr)  -- matviews of them: E023
+    UNION ALL
+    -- W028 a foreign server scopedb_app may use connects out under a user mapping, possibly as a role that reads
+    -- around row-level security (postgres_fdw or dblink back into this database): what it can see is the mapped
+    -- role's business, not scopedb's.
+    SELECT 'warning', 'W028', 'foreign server ' || s.srvname,
+           'scopedb_app may use it'
+               || CASE WHEN EXISTS (SELECT FROM pg_catalog.pg_user_mappings AS um
+                                     WHERE um.srvid = s.oid
+                                       AND (um.umuser = 0 OR um.umuser IN (SELECT r.oid FROM scopedb_audit.app_roles AS r)))
+                       THEN ', and a user mapping applies to it' ELSE '' END,
+           'REVOKE USAGE ON FOREIGN SERVER ' || pg_catalog.quote_ident(s.srvname) || ' FROM scopedb_app, PUBLIC;'
+      FROM pg_catalog.pg_foreign_server AS s
+     WHERE pg_catalog.has_server_privilege('scopedb_app', s.oid, 'USAGE')
+    UNION ALL
+    -- E016 pgvector >= 0.8.
+    SELECT 'error', 'E016', 'extension vector',
+           COALESCE('pgvector ' || e.extversion || ' is older than 0.8', 'pgvector is not installed'),
+           'install pgvector 0.8 or newer, then ALTER EXTENSION vector UPDATE;'
+      FROM (SELECT (SELECT x.extversion FROM pg_catalog.pg_extension AS x WHERE x.extname = 'vector') AS extversion) AS e
+     WHERE scopedb_audit.pgvector_too_old(e.extversion);
+$$;
+
+REVOKE ALL ON FUNCTION scopedb_audit.installed_facts() FROM PUBLIC;
+REVOKE ALL ON FUNCTION scopedb_audit.option_is_on(text[], text) FROM PUBLIC;
+REVOKE ALL ON FUNCTION scopedb_audit.removal(text, text, text) FROM PUBLIC;
+REVOKE ALL ON FUNCTION scopedb_audit.manifest_digest() FROM PUBLIC;
+REVOKE ALL ON FUNCTION scopedb_audit.signing_key_ages() FROM PUBLIC;
+REVOKE ALL ON scopedb_audit.protected_tables, scopedb_audit.derived_relations, scopedb_audit.app_roles,
+    scopedb_audit.manifest FROM PUBLIC;
+GRANT SELECT ON scopedb_audit.protected_tables, scopedb_audit.derived_relations, scopedb_audit.app_roles,
+    scopedb_audit.manifest TO scopedb_auditor;
+GRANT EXECUTE ON FUNCTION scopedb_audit.installed_facts(), scopedb_audit.option_is_on(text[], text),
+    scopedb_audit.removal(text, text, text), scopedb_audit.manifest_digest() TO scopedb_auditor;
+
+RESET ROLE;
