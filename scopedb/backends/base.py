@@ -62,11 +62,16 @@ class GraphNode:
 
 @dataclass(frozen=True)
 class GraphEdge:
-    """A directed edge inside one project."""
+    """A directed edge inside one project: ``src`` and ``dst`` are ids of nodes of ``project_name``.
+
+    A node is identified by (project, id), not by its id: two projects may both have a node "README", and an edge
+    of one says nothing about the other's.
+    """
 
     src: str
     dst: str
     relation: str = "related"
+    project_name: str = field(kw_only=True)
 
 
 @dataclass(frozen=True)
@@ -81,7 +86,23 @@ class GraphResult:
 
     @property
     def node_ids(self) -> frozenset[str]:
+        """The ids of the nodes reached (ambiguous when the scope spans projects that reuse ids: see node_keys)."""
         return frozenset(node.id for node in self.nodes)
+
+    @property
+    def node_keys(self) -> frozenset[tuple[str, str]]:
+        """(project name, id) of every node reached: what identifies a node."""
+        return frozenset((node.project_name, node.id) for node in self.nodes)
+
+
+def node_order(node: GraphNode) -> tuple[str, str]:
+    """How results list nodes: by project, then id."""
+    return (node.project_name, node.id)
+
+
+def edge_order(edge: GraphEdge) -> tuple[str, str, str, str]:
+    """How results list edges: by project, source, target, relation."""
+    return (edge.project_name, edge.src, edge.dst, edge.relation)
 
 
 class TextBackend(Protocol):

@@ -13,7 +13,16 @@ from collections import deque
 from collections.abc import Iterable, Sequence
 from typing import TYPE_CHECKING
 
-from scopedb.backends.base import FragmentRecord, GraphEdge, GraphNode, GraphResult, TextHit, VectorHit
+from scopedb.backends.base import (
+    FragmentRecord,
+    GraphEdge,
+    GraphNode,
+    GraphResult,
+    TextHit,
+    VectorHit,
+    edge_order,
+    node_order,
+)
 
 if TYPE_CHECKING:
     from scopedb.view import ScopedBackendView
@@ -85,10 +94,13 @@ def _cosine_distance(a: Sequence[float], b: Sequence[float]) -> float:
 
 
 class InMemoryGraphBackend:
-    """Breadth-first traversal that never enters a node the view cannot see (edges of invisible nodes vanish)."""
+    """Breadth-first traversal that never enters a node the view cannot see (edges of invisible nodes vanish).
+
+    Nodes are keyed by (project, id): an edge joins two nodes of its own project, whatever ids other projects use.
+    """
 
     def __init__(self, nodes: Iterable[GraphNode] = (), edges: Iterable[GraphEdge] = ()) -> None:
-        self.nodes: dict[str, GraphNode] = {n.id: n for n in nodes}
+        self.nodes: dict[tuple[str, str], GraphNode] = {(n.project_name, n.id): n for n in nodes}
         self.edges: list[GraphEdge] = list(edges)
 
     def _node_visible(self, node: GraphNode, view: ScopedBackendView) -> bool:
@@ -102,29 +114,32 @@ class InMemoryGraphBackend:
         depth: int = 2,
         relations: Sequence[str] | None = None,
     ) -> GraphResult:
-        starts = [start] if isinstance(start, str) else list(start)
+        starts = {start} if isinstance(start, str) else set(start)
         allowed = set(relations) if relations is not None else None
-        seen: dict[str, int] = {}
-        queue: deque[str] = deque()
-        for node_id in starts:
-            node = self.nodes.get(node_id)
-            if node is not None and self._node_visible(node, view) and node_id not in seen:
-                seen[node_id] = 0
-                queue.append(node_id)
+        seen: dict[tuple[str, str], int] = {}
+        queue: deque[tuple[str, str]] = deque()
+        for key, node in sorted(self.nodes.items()):
+            if node.id in starts and self._node_visible(node, view):
+                seen[key] = 0
+                queue.append(key)
         edges: set[GraphEdge] = set()
         while queue:
             current = queue.popleft()
             if seen[current] >= depth:
                 continue
+            project, node_id = current
             for edge in self.edges:
-                if edge.src != current or (allowed is not None and edge.relation not in allowed):
+                if edge.project_name != project or edge.src != node_id:
                     continue
-                target = self.nodes.get(edge.dst)
+                if allowed is not None and edge.relation not in allowed:
+                    continue
+                target_key = (project, edge.dst)
+                target = self.nodes.get(target_key)
                 if target is None or not self._node_visible(target, view):
                     continue
                 edges.add(edge)
-                if edge.dst not in seen:
-                    seen[edge.dst] = seen[current] + 1
-                    queue.append(edge.dst)
-        nodes = tuple(sorted((self.nodes[n] for n in seen), key=lambda n: n.id))
-        return GraphResult(nodes=nodes, edges=tuple(sorted(edges, key=lambda e: (e.src, e.dst, e.relation))))
+                if target_key not in seen:
+                    seen[target_key] = seen[current] + 1
+                    queue.append(target_key)
+        nodes = tuple(sorted((self.nodes[k] for k in seen), key=node_order))
+        return GraphResult(nodes=nodes, edges=tuple(sorted(edges, key=edge_order)))

@@ -19,7 +19,16 @@ from typing import TYPE_CHECKING, Any, Literal
 from psycopg import sql
 
 from scopedb import sqlfiles, steps
-from scopedb.backends.base import FragmentRecord, GraphEdge, GraphNode, GraphResult, TextHit, VectorHit
+from scopedb.backends.base import (
+    FragmentRecord,
+    GraphEdge,
+    GraphNode,
+    GraphResult,
+    TextHit,
+    VectorHit,
+    edge_order,
+    node_order,
+)
 from scopedb.errors import InvalidArgumentError, ScopedbError
 from scopedb.ingest import vector_literal
 from scopedb.steps import SessionState, Statement, Steps
@@ -320,11 +329,16 @@ def search_graph_steps(
         "relations": _relations(relations),
     }
     result = yield from steps.run(Statement(sqlfiles.query("retrieval", "graph_walk"), params))
-    node_ids = sorted({node for _, node, _, _ in result.rows})
-    edges = sorted({GraphEdge(src, node, relation) for _, node, src, relation in result.rows if src is not None},
-                   key=lambda e: (e.src, e.dst, e.relation))  # fmt: skip
-    nodes = yield from _nodes(state, "graph_nodes", {"projects": list(state.project_ids), "ids": node_ids})
-    return GraphResult(nodes=tuple(sorted(nodes, key=lambda n: n.id)), edges=tuple(edges))
+    names = yield from _names(state)
+    nodes: dict[tuple[int, str], GraphNode] = {}
+    edges: set[GraphEdge] = set()
+    for pid, node_id, src, relation, kind, resource_id, label in result.rows:
+        project = names.get(pid, "")
+        nodes[(pid, node_id)] = GraphNode(node_id, project, kind=kind, resource_id=resource_id, label=label)
+        if src is not None:
+            edges.add(GraphEdge(src, node_id, relation, project_name=project))
+    return GraphResult(nodes=tuple(sorted(nodes.values(), key=node_order)),
+                       edges=tuple(sorted(edges, key=edge_order)))  # fmt: skip
 
 
 def shortest_path(
@@ -370,12 +384,14 @@ def subgraph_steps(state: SessionState, kinds: Sequence[str]) -> Steps[GraphResu
     projects = list(state.project_ids)
     nodes = yield from _nodes(state, "graph_nodes_of_kinds", {"projects": projects,
                                                               "kinds": _names_list(kinds, "kinds")})  # fmt: skip
-    ids = sorted({n.id for n in nodes})
-    result = yield from steps.run(Statement(sqlfiles.query("retrieval", "graph_edges_among"),
-                                            {"projects": projects, "ids": ids}))  # fmt: skip
-    edges = sorted({GraphEdge(src, dst, rel) for _, src, rel, dst in result.rows},
-                   key=lambda e: (e.src, e.dst, e.relation))  # fmt: skip
-    return GraphResult(nodes=tuple(sorted(nodes, key=lambda n: n.id)), edges=tuple(edges))
+    ids_of = yield from steps.project_names(state)
+    pairs = sorted({(ids_of[n.project_name], n.id) for n in nodes})
+    result = yield from steps.run(Statement(sqlfiles.query("retrieval", "graph_edges_among"), {
+        "projects": projects, "pids": [p for p, _ in pairs], "ids": [i for _, i in pairs],
+    }))  # fmt: skip
+    names = yield from _names(state)
+    edges = {GraphEdge(src, dst, rel, project_name=names.get(pid, "")) for pid, src, rel, dst in result.rows}
+    return GraphResult(nodes=tuple(sorted(nodes, key=node_order)), edges=tuple(sorted(edges, key=edge_order)))
 
 
 # Protocol adapters -----------------------------------------------------------------------------------------------

@@ -60,11 +60,13 @@ SELECT project_id, id, resource_id, path, fqn, content, distance FROM (
 ORDER BY distance, project_id, id;
 
 -- name: graph_walk
--- k-hop neighbourhood: every node reachable from the start nodes in at most %(depth)s steps, and every edge
--- leaving a node reached in fewer. The recursive step joins graph_nodes, so the walk never enters (nor returns
--- the id of) a node the scope hides; graph_edges' own policy hides edges with a hidden endpoint. The LATERAL
--- subqueries, fenced with OFFSET 0, fix the join order (walk -> its out-edges by key -> their target by key):
--- under RLS the planner's row estimates are blind, and left alone it scanned every node of the project per step.
+-- k-hop neighbourhood: every node reachable from the start nodes in at most %(depth)s steps, with its details, and
+-- the edge it was reached by (NULL for a start node). A node is (project_id, id): the walk carries both, and an
+-- edge joins nodes of its own project only. The recursive step joins graph_nodes, so the walk never enters (nor
+-- returns the id of) a node the scope hides; graph_edges' own policy hides edges with a hidden endpoint. The
+-- LATERAL subqueries, fenced with OFFSET 0, fix the join order (walk -> its out-edges by key -> their target by
+-- key): under RLS the planner's row estimates are blind, and left alone it scanned every node of the project per
+-- step.
 WITH RECURSIVE walk (project_id, node, depth, src, relation) AS (
     SELECT n.project_id, n.id, 0, NULL::text, NULL::text
       FROM scopedb.graph_nodes AS n
@@ -82,8 +84,15 @@ WITH RECURSIVE walk (project_id, node, depth, src, relation) AS (
            SELECT FROM scopedb.graph_nodes AS n WHERE n.project_id = step.project_id AND n.id = step.dst
            OFFSET 0) AS target
      WHERE w.depth < %(depth)s
-) CYCLE project_id, node SET is_cycle USING trail
-SELECT DISTINCT project_id, node, src, relation FROM walk;
+) CYCLE project_id, node SET is_cycle USING trail,
+reached AS (SELECT DISTINCT project_id, node, src, relation FROM walk)
+SELECT r.project_id, r.node, r.src, r.relation, n.kind, n.resource_id, n.label
+  FROM reached AS r
+ CROSS JOIN LATERAL (
+       SELECT g.kind, g.resource_id, g.label
+         FROM scopedb.graph_nodes AS g
+        WHERE g.project_id = r.project_id AND g.id = r.node
+       OFFSET 0) AS n;
 
 -- name: graph_shortest_path
 -- The shortest path (fewest edges) from %(source)s to %(target)s through visible nodes and edges.
@@ -107,17 +116,18 @@ WITH RECURSIVE walk (project_id, node, depth, path) AS (
 )
 SELECT project_id, path FROM walk WHERE node = %(target)s ORDER BY depth, path LIMIT 1;
 
--- name: graph_nodes
-SELECT project_id, id, kind, resource_id, label, path, fqn
-  FROM scopedb.graph_nodes
- WHERE project_id = ANY (%(projects)s) AND id = ANY (%(ids)s);
-
 -- name: graph_nodes_of_kinds
 SELECT project_id, id, kind, resource_id, label, path, fqn
   FROM scopedb.graph_nodes
  WHERE project_id = ANY (%(projects)s) AND kind = ANY (%(kinds)s);
 
 -- name: graph_edges_among
+-- The edges whose two ends are both among the given nodes, each node a (project id, id) pair: an edge of project
+-- b is never reported between nodes of project a that happen to share its ids.
+WITH among (project_id, id) AS (
+    SELECT * FROM ROWS FROM (pg_catalog.unnest(%(pids)s::bigint[]), pg_catalog.unnest(%(ids)s::text[])))
 SELECT e.project_id, e.src, e.relation, e.dst
   FROM scopedb.graph_edges AS e
- WHERE e.project_id = ANY (%(projects)s) AND e.src = ANY (%(ids)s) AND e.dst = ANY (%(ids)s);
+ WHERE e.project_id = ANY (%(projects)s)
+   AND (e.project_id, e.src) IN (SELECT a.project_id, a.id FROM among AS a)
+   AND (e.project_id, e.dst) IN (SELECT a.project_id, a.id FROM among AS a);

@@ -253,7 +253,7 @@ def test_scopedbackendview_proxies_graph_search_with_scope_injected() -> None:
             GraphNode(id="n1", project_name="local/api", resource_id="RES01"),
             GraphNode(id="n2", project_name="local/web", resource_id="RES01"),
         ],
-        edges=[GraphEdge(src="n1", dst="n2")],
+        edges=[GraphEdge(src="n1", dst="n2", project_name="local/api")],
     )
     assert view.search_graph(populated, "n1").node_ids == frozenset({"n1"})
 

@@ -127,7 +127,7 @@ def _generate(db: Database, seed: int) -> Corpus:
             path = "/".join([*rng.choices(DIRS, k=rng.randint(0, 2)), rng.choice(FILES)])
             corpus.fragments.append(
                 FragmentRecord(
-                    id=f"{name}#{n}",
+                    id=f"f{n}",  # ids repeat across projects: a fragment is (project, id)
                     project_name=name,
                     content=" ".join(rng.choices(VOCABULARY, k=rng.randint(3, 12))),
                     resource_id=None if rng.random() < 0.15 else rng.choice(resources),
@@ -138,7 +138,7 @@ def _generate(db: Database, seed: int) -> Corpus:
                     valid_to=end,
                 )
             )
-        node_ids = [f"{name}@n{k}" for k in range(rng.randint(6, 14))]
+        node_ids = [f"n{k}" for k in range(rng.randint(6, 14))]  # repeated across projects, as real ids are
         by_resource = {node: rng.choice(resources) for node in node_ids}
         for node in node_ids:
             corpus.nodes.append(
@@ -148,7 +148,7 @@ def _generate(db: Database, seed: int) -> Corpus:
             src = rng.choice(node_ids)
             same = [n for n in node_ids if by_resource[n] == by_resource[src]]
             dst = rng.choice(same if rng.random() < 0.8 else node_ids)
-            corpus.edges.append((name, GraphEdge(src, dst, rng.choice(RELATIONS))))
+            corpus.edges.append((name, GraphEdge(src, dst, rng.choice(RELATIONS), project_name=name)))
     everything = ResourceScope(project_names=set(corpus.projects), temporal_scope="all")
     with db.scoped(everything) as s:
         s.ingest_fragments(
@@ -173,7 +173,7 @@ class World:
     vector: InMemoryVectorBackend
     graph: InMemoryGraphBackend
     now: dt.datetime
-    fragments: dict[str, FragmentRecord]
+    fragments: dict[tuple[str, str], FragmentRecord]  # by (project, id)
     stats: dict[str, Any] = field(default_factory=lambda: {"cases": 0, "recalls": []})
 
 
@@ -192,7 +192,7 @@ def world(scopedb_server: ScopedbTestServer, scopedb_template: str) -> Iterator[
                 now = s.execute("SELECT now()").scalar()
             yield World(
                 db, corpora, InMemoryTextBackend(fragments), InMemoryVectorBackend(fragments), graph, now,
-                {f.id: f for f in fragments},
+                {(f.project_name, f.id): f for f in fragments},
             )  # fmt: skip
         finally:
             db.close()
@@ -225,13 +225,13 @@ def _check_case(world: World, scope: ResourceScope, words: list[str], probe: int
                 relations: list[str] | None, hnsw: bool) -> None:  # fmt: skip
     view = ScopedBackendView.from_resource_scope(scope)
     fragments = world.fragments
-    visible = {f.id for f in fragments.values() if view.is_visible(f, now=world.now)}
+    visible = {key for key, f in fragments.items() if view.is_visible(f, now=world.now)}
     query_vector = [math.sin(probe * (i + 1)) for i in range(DIM)]
     with world.db.scoped(scope) as s:
-        text = {h.fragment.id for h in s.search_text(" ".join(words), limit=1000)}
+        text = {_key(h.fragment) for h in s.search_text(" ".join(words), limit=1000)}
         expected_text = {
-            f.id for f in fragments.values()
-            if f.id in visible and set(words) <= set(f.content.split())
+            key for key, f in fragments.items()
+            if key in visible and set(words) <= set(f.content.split())
         }  # fmt: skip
         assert text == expected_text, f"text {words} in {scope}"
         exact = search_vector(s, query_vector, limit=10, strategy=VectorStrategy(exact_threshold=10**9))
@@ -239,7 +239,7 @@ def _check_case(world: World, scope: ResourceScope, words: list[str], probe: int
             ((_cosine(query_vector, fragments[i].embedding or ()), i) for i in visible), key=lambda t: t
         )[:12]
         assert len(exact) == min(10, len(visible))
-        got = [h.fragment.id for h in exact]
+        got = [_key(h.fragment) for h in exact]
         want = [i for _, i in reference[:10]]
         if got != want:  # allow only swaps between neighbours closer than float4 rounding can separate
             for g, w in zip(got, want, strict=True):
@@ -249,14 +249,18 @@ def _check_case(world: World, scope: ResourceScope, words: list[str], probe: int
                     assert gap < 1e-5, f"vector order differs beyond rounding in {scope}"
         if hnsw and len(visible) >= 10:
             approx = search_vector(s, query_vector, limit=10, strategy=VectorStrategy(exact_threshold=0))
-            assert {h.fragment.id for h in approx} <= visible
+            assert {_key(h.fragment) for h in approx} <= visible
             assert len(approx) == 10
-            world.stats["recalls"].append(len({h.fragment.id for h in approx} & set(got)) / 10)
+            world.stats["recalls"].append(len({_key(h.fragment) for h in approx} & set(got)) / 10)
         graph = s.search_graph(start, depth=depth, relations=relations)
         expected = world.graph.search_graph(start, view=view, depth=depth, relations=relations)
-        assert graph.node_ids == expected.node_ids, f"graph nodes from {start} in {scope}"
+        assert graph.node_keys == expected.node_keys, f"graph nodes from {start} in {scope}"
         assert set(graph.edges) == set(expected.edges), f"graph edges from {start} in {scope}"
     world.stats["cases"] += 3
+
+
+def _key(fragment: FragmentRecord) -> tuple[str, str]:
+    return (fragment.project_name, fragment.id)
 
 
 def _cosine(a: Any, b: Any) -> float:
@@ -272,7 +276,7 @@ def test_vocabulary_is_self_stemming(world: World) -> None:
 
 def test_postgres_backends_equal_the_reference(world: World, request: pytest.FixtureRequest) -> None:
     examples = SLOW_CASES // 3 if request.config.getoption("--slow") else 700
-    node_ids = [n.id for c in world.corpora for n in c.nodes]
+    node_ids = sorted({n.id for c in world.corpora for n in c.nodes})
 
     @settings(max_examples=examples, deadline=None, derandomize=True,
               suppress_health_check=[HealthCheck.too_slow, HealthCheck.function_scoped_fixture])  # fmt: skip

@@ -208,6 +208,28 @@ def test_graph_neighbourhood_respects_depth_relations_and_cycles(tenants: Tenant
         assert {(e.src, e.dst) for e in modules.edges} == {("n1", "n4")}
 
 
+def test_a_node_is_its_project_and_id(tenants: Tenants) -> None:
+    """Both projects have a README and an X -> Y pair; only acme/api links start -> README, only beta/web links
+    X -> Y. A scope over both must not mix them: the walk used to re-read nodes by id alone (returning
+    beta/web's README), and subgraph matched edges by id alone (reporting acme/api's X -> Y)."""
+    nodes = [NodeIn("acme/api", i, kind="doc") for i in ("start", "README", "X", "Y")]
+    nodes += [NodeIn("beta/web", i, kind="doc") for i in ("README", "X", "Y")]
+    edges = [EdgeIn("acme/api", "start", "README", "mentions"), EdgeIn("beta/web", "X", "Y", "imports")]
+    with tenants.db.scoped(tenants.scope("acme/api", "beta/web")) as s:
+        s.ingest_graph(nodes, edges)
+        walked = s.search_graph("start", depth=1)
+        assert walked.node_keys == {("acme/api", "start"), ("acme/api", "README")}
+        assert [(e.project_name, e.src, e.dst) for e in walked.edges] == [("acme/api", "start", "README")]
+        both = s.search_graph("X", depth=1)
+        assert both.node_keys == {("acme/api", "X"), ("beta/web", "X"), ("beta/web", "Y")}
+        sub = s.subgraph(["doc"])
+        assert len(sub.nodes) == 7
+        assert [(e.project_name, e.src, e.relation, e.dst) for e in sub.edges] == [
+            ("acme/api", "start", "mentions", "README"),
+            ("beta/web", "X", "imports", "Y"),
+        ]
+
+
 def test_traversal_never_passes_through_or_returns_an_invisible_node(tenants: Tenants) -> None:
     _graph(tenants)
     a1 = tenants.resources["a1"].id

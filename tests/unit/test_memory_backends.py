@@ -44,7 +44,9 @@ def test_vector_is_exact_cosine_within_the_view() -> None:
 
 def test_graph_never_enters_an_invisible_node() -> None:
     nodes = [GraphNode("n1", "a"), GraphNode("n2", "b"), GraphNode("n3", "a"), GraphNode("n4", "a")]
-    edges = [GraphEdge("n1", "n2"), GraphEdge("n2", "n3"), GraphEdge("n1", "n4", "calls"), GraphEdge("n4", "n3")]
+    edges = [GraphEdge(src, dst, rel, project_name="a")
+             for src, dst, rel in [("n1", "n2", "related"), ("n2", "n3", "related"), ("n1", "n4", "calls"),
+                                   ("n4", "n3", "related")]]  # fmt: skip
     backend = InMemoryGraphBackend(nodes, edges)
     result = backend.search_graph("n1", view=A, depth=3)
     assert result.node_ids == {"n1", "n4", "n3"}  # n3 is reached only through n4, never through hidden n2
@@ -52,6 +54,17 @@ def test_graph_never_enters_an_invisible_node() -> None:
     assert backend.search_graph("n1", view=A, depth=3, relations=["calls"]).node_ids == {"n1", "n4"}
     assert backend.search_graph("n2", view=A).node_ids == frozenset()
     assert backend.search_graph("n1", view=A, depth=1).node_ids == {"n1", "n4"}
+
+
+def test_a_node_is_its_project_and_id() -> None:
+    """Projects a and b both have a node README; only a's is linked from a:start. A scope over both reaches a's."""
+    nodes = [GraphNode("start", "a"), GraphNode("README", "a"), GraphNode("README", "b"), GraphNode("x", "b")]
+    edges = [GraphEdge("start", "README", "mentions", project_name="a"),
+             GraphEdge("README", "x", "links", project_name="b")]  # fmt: skip
+    both = ScopedBackendView(allowed_projects=frozenset({"a", "b"}))
+    result = InMemoryGraphBackend(nodes, edges).search_graph("start", view=both, depth=2)
+    assert result.node_keys == {("a", "start"), ("a", "README")}
+    assert {(e.project_name, e.src, e.dst) for e in result.edges} == {("a", "start", "README")}
 
 
 def test_view_from_scope_applies_paths_names_and_time() -> None:
