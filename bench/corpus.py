@@ -136,11 +136,11 @@ class Corpus:
         return nodes, edges
 
 
-def plan(size: str, *, dim: int = 128) -> Corpus:
-    """The corpus plan for ``size`` ("smoke", "medium", "full")."""
+def plan(size: str, *, dim: int = 128, projects: int | None = None) -> Corpus:
+    """The corpus plan for ``size`` ("smoke", "medium", "full"), over ``projects`` tenants (default 20, 40, 60)."""
     n = SIZES[size]
     rng = np.random.default_rng(SEED)
-    count = {"smoke": 20, "medium": 40, "full": 60}[size]
+    count = projects or {"smoke": 20, "medium": 40, "full": 60}[size]
     weights = 1.0 / np.arange(1, count + 1) ** 1.5
     sizes = np.maximum(np.floor(weights / weights.sum() * n).astype(int), 10)
     sizes[0] += n - int(sizes.sum())

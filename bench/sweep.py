@@ -24,9 +24,9 @@ from scopedb.backends.postgres import VectorStrategy, search_vector
 from scopedb.ingest import vector_literal
 
 RESULTS = Path(__file__).resolve().parent / "results"
-EF_SEARCH = (100, 200, 400, 800)
+EF_SEARCH = (10, 20, 40, 100, 200)
 FRACTIONS = (0.01, 0.1, 1.0)
-UNFILTERED = "SELECT id FROM scopedb.fragments ORDER BY embedding <=> %s::vector LIMIT 10"
+UNFILTERED = "SELECT id FROM bench_baseline.vectors ORDER BY embedding <=> %s::vector LIMIT 10"
 
 
 def sweep(size: str, queries: int = 20) -> list[dict[str, Any]]:
@@ -36,9 +36,9 @@ def sweep(size: str, queries: int = 20) -> list[dict[str, Any]]:
             projects = scope_for_fraction(bench.corpus, fraction)
             visible = sum(bench.corpus.project_sizes[p] for p in projects)
             vectors = bench.corpus.query_vectors(queries, projects)
-            exact = VectorStrategy(exact_threshold=10**9)
+            exact = VectorStrategy(exact=True)
             ways = [("exact", exact)] + [
-                (f"hnsw ef_search={ef}", VectorStrategy(exact_threshold=0, min_ef_search=ef)) for ef in EF_SEARCH
+                (f"per-project ef_search={ef}", VectorStrategy(min_ef_search=ef, ef_search_per_k=0)) for ef in EF_SEARCH
             ]
             with bench.db.scoped(bench.scope(projects)) as s:
                 truth = [{h.fragment.id for h in search_vector(s, q, limit=10, strategy=exact)} for q in vectors]

@@ -43,6 +43,23 @@ class Finding:
     fix: str
 
 
+#: Rows (with an embedding, for HNSW; of text, for GIN) from which a project gets its own search index. Below it a
+#: project is searched exactly: for a few thousand rows that costs about what an index scan does, and is exact.
+STORAGE_THRESHOLD = 200
+#: The most maintenance_work_mem one index build asks for (an HNSW build that fits in memory is several times faster).
+MAX_BUILD_MEMORY_MB = 4_096
+
+
+@dataclass(frozen=True)
+class StorageAction:
+    """One step of per-project storage maintenance (see :meth:`Admin.maintain_storage`)."""
+
+    project_id: int | None
+    action: str  # create, hnsw, gin, detach or drop
+    statement: str
+    row_count: int
+
+
 @dataclass(frozen=True)
 class Resource:
     """A repository, document set or the like inside a project."""
@@ -100,6 +117,66 @@ class Admin:
     def ensure_project(self, name: str) -> Project:
         """The project named ``name``, created if it does not exist."""
         return self.project(name) or self.create_project(name)
+
+    def delete_project(self, name: str) -> bool:
+        """Delete the project named ``name`` with everything in it, and drop its partitions. False if none."""
+        row = self._one("delete_project", {"name": name})
+        if row is None:
+            return False
+        self.maintain_storage(threshold=None)
+        return True
+
+    # Per-project storage ----------------------------------------------------------------------------------------
+
+    def storage_plan(self, threshold: int | None = STORAGE_THRESHOLD, *, online: bool = True) -> list[StorageAction]:
+        """What :meth:`maintain_storage` would do now (``threshold=None``: create and drop only, build nothing)."""
+        with self.transaction() as conn:
+            rows = conn.execute(
+                sqlfiles.query("admin", "storage_plan"), {"threshold": threshold, "online": online}
+            ).fetchall()
+        return [StorageAction(*row) for row in rows]
+
+    def maintain_storage(
+        self, threshold: int | None = STORAGE_THRESHOLD, *, online: bool = True
+    ) -> list[StorageAction]:
+        """Bring per-project storage up to date; returns what was done, in order.
+
+        A project whose fragments reach ``threshold`` rows gets an HNSW index on its partition, and on its
+        full-text partition a GIN index; partitions of deleted projects are detached concurrently and dropped; a
+        project without partitions gets them. Run it after a bulk load and periodically (``scopedb storage``).
+        ``online`` builds with ``CREATE INDEX CONCURRENTLY`` (no reads or writes wait, not even the project's
+        own); ``online=False`` builds in one pass, about twice as fast, and holds back writes to that one
+        project's partition while it runs — the choice right after a bulk load, when nothing writes.
+        """
+        plan = self.storage_plan(threshold, online=online)
+        dimension = self._embedding_dimension() if any(a.action == "hnsw" for a in plan) else 0
+        for action in plan:
+            self._outside_transaction(action, _build_memory_mb(action, dimension))
+        return plan
+
+    def _embedding_dimension(self) -> int:
+        with self.transaction() as conn:
+            row = conn.execute(sqlfiles.query("ingest", "embedding_dimension")).fetchone()
+        return int(row[0]) if row else 0
+
+    def _outside_transaction(self, action: StorageAction, memory_mb: int) -> None:
+        """Run one maintenance statement in autocommit, as scopedb_owner (CONCURRENTLY refuses a transaction)."""
+        # The statement comes from scopedb_private.storage_plan, which builds it with format(): identifiers and
+        # integers only, nothing a caller supplied.
+        statement = action.statement
+        try:
+            with self._pool.connection() as conn:
+                conn.autocommit = True
+                try:
+                    conn.execute("SET ROLE scopedb_owner")
+                    conn.execute(sql.SQL("SET maintenance_work_mem = {}").format(sql.Literal(f"{memory_mb}MB")))
+                    conn.execute(statement)
+                finally:
+                    conn.execute("RESET maintenance_work_mem")
+                    conn.execute("RESET ROLE")
+                    conn.autocommit = False
+        except psycopg.Error as exc:
+            raise translate(exc) from exc
 
     # Resources ------------------------------------------------------------------------------------------------
 
@@ -224,3 +301,12 @@ class Admin:
                 conn.execute(sql.SQL("GRANT scopedb_app TO {}").format(sql.Identifier(role)))
         except psycopg.Error as exc:
             raise translate(exc) from exc
+
+
+def _build_memory_mb(action: StorageAction, dimension: int) -> int:
+    """maintenance_work_mem for one build: an HNSW graph of ``row_count`` vectors with room to spare."""
+    if action.action != "hnsw":
+        return 256
+    per_row = dimension * 4 + 400  # the vector plus its neighbour lists (m = 16: 32 on the base layer)
+    wanted = action.row_count * per_row * 3 // 2 // (1024 * 1024)
+    return max(64, min(MAX_BUILD_MEMORY_MB, wanted))

@@ -71,10 +71,8 @@ class AsyncScopedSession(SessionState):
         conn: psycopg.AsyncConnection[Any],
         *,
         project_ids: Sequence[int],
-        scope_key: str = "",
-        visible_counts: pg.VisibleCounts | None = None,
     ) -> None:
-        super().__init__(project_ids=project_ids, scope_key=scope_key, visible_counts=visible_counts)
+        super().__init__(project_ids=project_ids)
         self._conn = conn
         self._closed = False
         self._lock = asyncio.Lock()  # as ScopedSession._lock: a task outliving the block never runs in the next one
@@ -286,12 +284,7 @@ class AsyncDatabase:
         try:
             async with pool.connection() as conn:
                 project_ids = await self._enter(conn, scope, actor=actor)
-                session = AsyncScopedSession(
-                    conn,
-                    project_ids=project_ids,
-                    scope_key=scope.model_dump_json() + repr(project_ids),
-                    visible_counts=self.sync._visible_counts,
-                )
+                session = AsyncScopedSession(conn, project_ids=project_ids)
                 try:
                     yield session
                 except BaseException:

@@ -21,7 +21,7 @@ from pathlib import Path
 import pydantic
 
 from scopedb import sqlfiles
-from scopedb.admin import Finding
+from scopedb.admin import STORAGE_THRESHOLD, Finding
 from scopedb.errors import ConfigurationError, ScopedbError
 from scopedb.session import ScopedSession
 
@@ -44,6 +44,18 @@ def _parser() -> argparse.ArgumentParser:
     )
     commands.add_parser("demo", help="two tenants side by side: what each scope sees, what is refused")
     commands.add_parser("sweep", help="physically remove expired and forgotten memory notes")
+    storage = commands.add_parser(
+        "storage", help="per-project storage: build the indexes of projects past the threshold, drop deleted ones"
+    )
+    storage.add_argument(
+        "--threshold", type=int, default=STORAGE_THRESHOLD,
+        help=f"rows from which a project gets its own HNSW and GIN index (default {STORAGE_THRESHOLD})",
+    )  # fmt: skip
+    storage.add_argument("--plan", action="store_true", help="print what would be done, do nothing")
+    storage.add_argument(
+        "--offline", action="store_true",
+        help="build without CONCURRENTLY: about twice as fast; writes to a project wait while its index builds",
+    )  # fmt: skip
     audit = commands.add_parser("audit", help="lint the policies (exit status 1 when an error is found)")
     audit.add_argument("--format", choices=("table", "json"), default="table")
     ingest = commands.add_parser("ingest", help="index a directory of text files as fragments of a resource")
@@ -65,7 +77,7 @@ def _parser() -> argparse.ArgumentParser:
     what.add_argument("--graph", help="a node id whose neighbourhood to show")
     bench = commands.add_parser("bench", help="run the benchmark harness (from a checkout; same as python -m bench)")
     bench.add_argument("--size", choices=("smoke", "medium", "full"), default="smoke")
-    bench.add_argument("--only", help="comma-separated suites: ingest,entry,text,vector,graph")
+    bench.add_argument("--only", help="comma-separated suites: ingest,entry,text,vector,exact_scan,graph")
     keys = commands.add_parser("keys", help="manage scope-signing keys")
     key_commands = keys.add_subparsers(dest="keys_command", required=True, metavar="ACTION")
     rotate = key_commands.add_parser("rotate", help="add a new signing key; older keys retire after a grace period")
@@ -147,6 +159,21 @@ def _dispatch(args: argparse.Namespace) -> int:
         else:
             print(_audit_table(findings))
         return 1 if errors else 0
+    if args.command == "storage":
+        if args.threshold < 1:
+            raise ConfigurationError("--threshold must be a positive number of rows")
+        with Database.open(args.dsn) as db:
+            admin = db.admin()
+            online = not args.offline
+            actions = (
+                admin.storage_plan(args.threshold, online=online)
+                if args.plan
+                else admin.maintain_storage(args.threshold, online=online)
+            )
+        for action in actions:
+            print(f"scopedb: {'would ' if args.plan else ''}{action.action} ({action.statement})")
+        print(f"scopedb: per-project storage {'needs' if args.plan else 'did'} {len(actions)} action(s)")
+        return 0
     if args.command == "sweep":
         with Database.open(args.dsn) as db:
             expired, forgotten = db.admin().sweep_notes()

@@ -25,7 +25,6 @@ from psycopg_pool import ConnectionPool, PoolTimeout
 
 from scopedb import migrations, sqlfiles
 from scopedb.admin import Admin
-from scopedb.backends.postgres import VisibleCounts
 from scopedb.errors import (
     ConfigurationError,
     DatabaseUnavailableError,
@@ -87,7 +86,6 @@ class Database:
         self._app_pool: ConnectionPool[psycopg.Connection[Any]] | None = None
         self._audience: str | None = None
         self._closed = False
-        self._visible_counts = VisibleCounts()
         # A kept token is reused only while at least half its lifetime is left, so a transaction entered from one
         # has as long before its scope expires as the token lifetime's half (see scopedb.resolved).
         self._resolved = ResolvedScopes(margin_seconds=token_ttl_seconds / 2)
@@ -211,12 +209,7 @@ class Database:
         try:
             with pool.connection() as conn:
                 project_ids = self._enter(conn, scope, actor=actor)
-                session = ScopedSession(
-                    conn,
-                    project_ids=project_ids,
-                    scope_key=scope.model_dump_json() + repr(project_ids),
-                    visible_counts=self._visible_counts,
-                )
+                session = ScopedSession(conn, project_ids=project_ids)
                 try:
                     yield session
                 except BaseException:

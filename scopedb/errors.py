@@ -7,6 +7,7 @@ key may belong to a row the caller's scope hides.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterable
 
 import psycopg
@@ -163,9 +164,18 @@ def translate(exc: psycopg.Error) -> ScopedbError:
     if cls is PermissionDeniedError:
         return cls(_headline(cls) + _what(diag.message_primary))
     if issubclass(cls, IntegrityError):
-        where = f" (constraint {diag.constraint_name})" if diag.constraint_name else ""
+        where = f" (constraint {_parent_constraint(diag.constraint_name)})" if diag.constraint_name else ""
         return cls(_headline(cls) + where)
     return cls()
+
+
+_PARTITION_CONSTRAINT = re.compile(r"^(fragments|fragment_search)_\d+_(.+)$")
+
+
+def _parent_constraint(name: str) -> str:
+    """The constraint as the partitioned table names it: a project's partition names its copy fragments_<id>_pkey,
+    and callers know the table, not its partitions."""
+    return _PARTITION_CONSTRAINT.sub(r"\1_\2", name)
 
 
 def _headline(cls: type[ScopedbError]) -> str:

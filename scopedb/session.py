@@ -44,10 +44,8 @@ class ScopedSession(SessionState):
         conn: psycopg.Connection[Any],
         *,
         project_ids: Sequence[int],
-        scope_key: str = "",
-        visible_counts: pg.VisibleCounts | None = None,
     ) -> None:
-        super().__init__(project_ids=project_ids, scope_key=scope_key, visible_counts=visible_counts)
+        super().__init__(project_ids=project_ids)
         self._conn = conn
         self._closed = False
         # Held from the closed check to the end of each statement, and by _close: a thread still using the session

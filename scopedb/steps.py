@@ -14,15 +14,12 @@ from __future__ import annotations
 
 from collections.abc import Awaitable, Callable, Generator, Iterator, Mapping, Sequence
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any, LiteralString, TypeVar
+from typing import Any, LiteralString, TypeVar
 
 from psycopg import sql
 
 from scopedb import sqlfiles
 from scopedb.errors import ScopedbError
-
-if TYPE_CHECKING:
-    from scopedb.backends.postgres import VisibleCounts
 
 T = TypeVar("T")
 Params = Sequence[Any] | Mapping[str, Any] | None
@@ -87,15 +84,11 @@ class SessionState:
         self,
         *,
         project_ids: Sequence[int],
-        scope_key: str = "",
-        visible_counts: VisibleCounts | None = None,
     ) -> None:
         self._project_ids = tuple(project_ids)
-        self._scope_key = scope_key
-        self._visible_counts = visible_counts
         self._project_names: dict[str, int] | None = None
         self._embedding_dimension: int | None = None
-        #: Which path the last vector search took: "exact" or "hnsw".
+        #: Which statement answered the last vector search: "index" or "exact".
         self.last_vector_strategy: str | None = None
 
     @property

@@ -38,6 +38,8 @@ CREATE EXTENSION IF NOT EXISTS vector;
 -- scopedb     the data schema: every table in it has RLS enabled and forced.
 -- scopedb_private  signing keys and internal helpers; scopedb_app has no USAGE on it at all.
 -- scopedb_audit    the policy audit (findings); scopedb_auditor reads it.
+-- scopedb_parts    one partition per project of the partitioned tables; no role but the owner may use it.
 CREATE SCHEMA IF NOT EXISTS scopedb AUTHORIZATION scopedb_owner;
 CREATE SCHEMA IF NOT EXISTS scopedb_private AUTHORIZATION scopedb_owner;
 CREATE SCHEMA IF NOT EXISTS scopedb_audit AUTHORIZATION scopedb_owner;
+CREATE SCHEMA IF NOT EXISTS scopedb_parts AUTHORIZATION scopedb_owner;

@@ -10,6 +10,13 @@
 --     the same key (the unique-check covert channel);
 --   * foreign keys between data tables include project_id, so a row can only point inside its own project.
 -- `projects` itself is the exception: it is the directory of projects (a reference table on Citus).
+--
+-- Fragments, and the owner-only full-text copy of them, are partitioned by project: every project gets a partition
+-- of each when it is created (scopedb_private.create_project_storage, schema scopedb_parts), and a project that has
+-- grown past a threshold gets its own HNSW and GIN index on its partitions (the maintenance step, scopedb.storage).
+-- No search structure holds more than one project's rows, so nothing a query consults before the scope filter can
+-- answer questions about another project: one HNSW index shared by every tenant did (a caller's small ef_search
+-- returned fewer of A's rows near vectors where B held many).
 
 SET ROLE scopedb_owner;
 
@@ -17,6 +24,9 @@ COMMENT ON SCHEMA scopedb IS
     'scopedb data schema: every table has forced row-level security keyed on the signed scope of the transaction.';
 COMMENT ON SCHEMA scopedb_private IS
     'scopedb internals (signing keys, token verification). Only scopedb_owner may use it.';
+COMMENT ON SCHEMA scopedb_parts IS
+    'One partition per project of scopedb.fragments and scopedb_private.fragment_search. Only scopedb_owner may use '
+    'it; queries reach the partitions through their parents, whose policies apply.';
 
 -- ---------------------------------------------------------------------------------------------------------------
 -- Types
@@ -121,9 +131,10 @@ CREATE TABLE scopedb.fragments (
     -- scopedb.resolve_scope), so it may not occur inside them.
     CONSTRAINT fragments_path_check CHECK (strpos(path, chr(31)) = 0),
     CONSTRAINT fragments_fqn_check CHECK (strpos(fqn, chr(31)) = 0)
-);
+) PARTITION BY LIST (project_id);
 COMMENT ON TABLE scopedb.fragments IS
-    'The unit every search returns: a piece of text with its path, fully-qualified name, embedding and tier.';
+    'The unit every search returns: a piece of text with its path, fully-qualified name, embedding and tier. '
+    'One partition per project (scopedb_parts.fragments_<id>).';
 COMMENT ON COLUMN scopedb.fragments.resource_id IS
     'NULL for project-wide fragments; those are hidden whenever the scope narrows the project to resources.';
 
@@ -178,9 +189,10 @@ CREATE TABLE scopedb_private.fragment_search (
     CONSTRAINT fragment_search_pkey PRIMARY KEY (project_id, id),
     CONSTRAINT fragment_search_fragment_fkey FOREIGN KEY (project_id, id)
         REFERENCES scopedb.fragments (project_id, id) ON DELETE CASCADE ON UPDATE CASCADE
-);
+) PARTITION BY LIST (project_id);
 COMMENT ON TABLE scopedb_private.fragment_search IS
-    'Owner-only copy of fragments.tsv with a GIN index, for scoped full-text search (see scopedb.text_candidates).';
+    'Owner-only copy of fragments.tsv, one partition per project, with a GIN index on the partitions of larger '
+    'projects: for scoped full-text search (see scopedb.text_candidates).';
 
 CREATE TABLE scopedb_private.fragment_originals (
     project_id   bigint NOT NULL,
@@ -272,15 +284,14 @@ CREATE INDEX resources_id_idx ON scopedb.resources (id);
 CREATE INDEX resource_links_child_idx ON scopedb.resource_links (project_id, child_id);
 CREATE INDEX fragments_resource_idx ON scopedb.fragments (project_id, resource_id);
 
--- Query paths: full text (GIN over the generated tsvector) and nearest neighbours (HNSW, cosine).
-CREATE INDEX fragments_tsv_idx ON scopedb.fragments USING gin (tsv);
-CREATE INDEX fragments_embedding_idx ON scopedb.fragments USING hnsw (embedding vector_cosine_ops);
+-- No search index on the partitioned tables themselves: an index created there would be created on every
+-- partition. A project's HNSW (cosine) and GIN indexes are made on its own partitions by the maintenance step
+-- (scopedb_private.storage_plan); a project below the threshold is searched exactly, through its primary key.
 
--- Graph traversal (edges are found from either end) and the owner-only full-text index.
+-- Graph traversal (edges are found from either end).
 CREATE INDEX graph_nodes_kind_idx ON scopedb.graph_nodes (project_id, kind);
 CREATE INDEX graph_nodes_resource_idx ON scopedb.graph_nodes (project_id, resource_id);
 CREATE INDEX graph_edges_dst_idx ON scopedb.graph_edges (project_id, dst);
-CREATE INDEX fragment_search_tsv_idx ON scopedb_private.fragment_search USING gin (tsv);
 
 -- Tiers (least recently accessed first, per project and tier) and notes (newest first).
 CREATE INDEX fragments_tier_lru_idx ON scopedb.fragments (project_id, tier, last_accessed_at);

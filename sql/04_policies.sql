@@ -168,6 +168,10 @@ CREATE POLICY "owner deletes the resource links of the entered scope" ON scopedb
 -- fragments: in scope when the project is, the version is valid at the scope's instant, the resource passes the
 -- scope's resource filter, and path and name pass its patterns. Writes are checked without the temporal part, so
 -- closing a version (setting valid_to) stays possible.
+-- What a whole-project, current-time scope costs per row is two comparisons of timestamps and a test of the
+-- resource id against NULL: the version check compares columns with the scope's instant (building a range per row,
+-- as it did before, cost more), and the path and name patterns are not evaluated at all when the scope has none
+-- (scope_filters_content). A NULL instant (every version) passes every row, as the range test did.
 -- ---------------------------------------------------------------------------------------------------------------
 
 CREATE POLICY "app sees nothing until a scope is entered" ON scopedb.fragments
@@ -178,7 +182,8 @@ CREATE POLICY "app sees nothing until a scope is entered" ON scopedb.fragments
 CREATE POLICY "scope limits which fragments the app reads" ON scopedb.fragments
     AS RESTRICTIVE FOR SELECT TO scopedb_app
     USING (project_id = ANY ((SELECT scopedb.scope_project_ids())::bigint[])
-           AND (tstzrange(valid_from, valid_to) @> (SELECT scopedb.scope_as_of())) IS NOT FALSE
+           AND (valid_from <= (SELECT scopedb.scope_as_of())
+                AND (valid_to IS NULL OR valid_to > (SELECT scopedb.scope_as_of()))) IS NOT FALSE
            AND (COALESCE(resource_id, '') = ANY ((SELECT scopedb.scope_resource_filter())::text[])) IS NOT FALSE
            AND ((SELECT scopedb.scope_filters_content()) IS NOT TRUE
                 OR ((COALESCE(path, '') ~ ANY ((SELECT scopedb.scope_path_include())::text[])) IS NOT FALSE
@@ -197,7 +202,8 @@ CREATE POLICY "scope limits which fragments the app creates" ON scopedb.fragment
 CREATE POLICY "scope limits which fragments the app changes" ON scopedb.fragments
     AS RESTRICTIVE FOR UPDATE TO scopedb_app
     USING (project_id = ANY ((SELECT scopedb.scope_project_ids())::bigint[])
-           AND (tstzrange(valid_from, valid_to) @> (SELECT scopedb.scope_as_of())) IS NOT FALSE
+           AND (valid_from <= (SELECT scopedb.scope_as_of())
+                AND (valid_to IS NULL OR valid_to > (SELECT scopedb.scope_as_of()))) IS NOT FALSE
            AND (COALESCE(resource_id, '') = ANY ((SELECT scopedb.scope_resource_filter())::text[])) IS NOT FALSE
            AND ((SELECT scopedb.scope_filters_content()) IS NOT TRUE
                 OR ((COALESCE(path, '') ~ ANY ((SELECT scopedb.scope_path_include())::text[])) IS NOT FALSE
@@ -214,7 +220,8 @@ CREATE POLICY "scope limits which fragments the app changes" ON scopedb.fragment
 CREATE POLICY "scope limits which fragments the app deletes" ON scopedb.fragments
     AS RESTRICTIVE FOR DELETE TO scopedb_app
     USING (project_id = ANY ((SELECT scopedb.scope_project_ids())::bigint[])
-           AND (tstzrange(valid_from, valid_to) @> (SELECT scopedb.scope_as_of())) IS NOT FALSE
+           AND (valid_from <= (SELECT scopedb.scope_as_of())
+                AND (valid_to IS NULL OR valid_to > (SELECT scopedb.scope_as_of()))) IS NOT FALSE
            AND (COALESCE(resource_id, '') = ANY ((SELECT scopedb.scope_resource_filter())::text[])) IS NOT FALSE
            AND ((SELECT scopedb.scope_filters_content()) IS NOT TRUE
                 OR ((COALESCE(path, '') ~ ANY ((SELECT scopedb.scope_path_include())::text[])) IS NOT FALSE
@@ -231,7 +238,8 @@ CREATE POLICY "owner administers every row in an admin session" ON scopedb.fragm
 CREATE POLICY "owner searches the fragments of the entered scope" ON scopedb.fragments
     AS PERMISSIVE FOR SELECT TO scopedb_owner
     USING (project_id = ANY ((SELECT scopedb.scope_project_ids())::bigint[])
-           AND (tstzrange(valid_from, valid_to) @> (SELECT scopedb.scope_as_of())) IS NOT FALSE
+           AND (valid_from <= (SELECT scopedb.scope_as_of())
+                AND (valid_to IS NULL OR valid_to > (SELECT scopedb.scope_as_of()))) IS NOT FALSE
            AND (COALESCE(resource_id, '') = ANY ((SELECT scopedb.scope_resource_filter())::text[])) IS NOT FALSE
            AND ((SELECT scopedb.scope_filters_content()) IS NOT TRUE
                 OR ((COALESCE(path, '') ~ ANY ((SELECT scopedb.scope_path_include())::text[])) IS NOT FALSE
@@ -242,7 +250,8 @@ CREATE POLICY "owner searches the fragments of the entered scope" ON scopedb.fra
 CREATE POLICY "owner deletes the fragments of the entered scope" ON scopedb.fragments
     AS PERMISSIVE FOR DELETE TO scopedb_owner
     USING (project_id = ANY ((SELECT scopedb.scope_project_ids())::bigint[])
-           AND (tstzrange(valid_from, valid_to) @> (SELECT scopedb.scope_as_of())) IS NOT FALSE
+           AND (valid_from <= (SELECT scopedb.scope_as_of())
+                AND (valid_to IS NULL OR valid_to > (SELECT scopedb.scope_as_of()))) IS NOT FALSE
            AND (COALESCE(resource_id, '') = ANY ((SELECT scopedb.scope_resource_filter())::text[])) IS NOT FALSE
            AND ((SELECT scopedb.scope_filters_content()) IS NOT TRUE
                 OR ((COALESCE(path, '') ~ ANY ((SELECT scopedb.scope_path_include())::text[])) IS NOT FALSE

@@ -9,6 +9,7 @@ SET ROLE scopedb_owner;
 
 REVOKE ALL ON SCHEMA scopedb FROM PUBLIC;
 REVOKE ALL ON SCHEMA scopedb_private FROM PUBLIC;
+REVOKE ALL ON SCHEMA scopedb_parts FROM PUBLIC;
 REVOKE ALL ON ALL TABLES IN SCHEMA scopedb FROM PUBLIC;
 REVOKE ALL ON ALL TABLES IN SCHEMA scopedb_private FROM PUBLIC;
 REVOKE ALL ON ALL SEQUENCES IN SCHEMA scopedb FROM PUBLIC;
@@ -60,6 +61,7 @@ GRANT EXECUTE ON FUNCTION scopedb.scope_name_include() TO scopedb_app;
 GRANT EXECUTE ON FUNCTION scopedb.scope_name_exclude() TO scopedb_app;
 GRANT EXECUTE ON FUNCTION scopedb.reenter_scope(text) TO scopedb_app;
 GRANT EXECUTE ON FUNCTION scopedb.text_candidates(tsquery, integer) TO scopedb_app;
+GRANT EXECUTE ON FUNCTION scopedb.nearest_fragments(vector, integer, bigint[], text, boolean, integer, integer) TO scopedb_app;
 GRANT EXECUTE ON FUNCTION scopedb.lock_project_tiers(bigint) TO scopedb_app;
 GRANT EXECUTE ON FUNCTION scopedb.delete_fragments(bigint, text[]) TO scopedb_app;
 GRANT EXECUTE ON FUNCTION scopedb.delete_graph_edges(bigint, text[], text[], text[]) TO scopedb_app;

@@ -50,6 +50,10 @@
 --   E025 audit_tampered              (client side, `scopedb audit`) the audit's own functions and views, or the
 --                                    manifest table's digest, differ from what this installation ships
 --   W028 foreign_server_usable       a foreign server scopedb_app may use (it connects out as a mapped role)
+--   E026 partition_out_of_shape      per-project storage not as scopedb makes it: a relation in scopedb_parts that is
+--                                    no partition of fragments / fragment_search, a partition elsewhere or holding
+--                                    another project, an owner, grant, RLS flag, policy, trigger, rule or index
+--                                    scopedb does not give it (judged by rule: partitions come and go)
 
 SET ROLE scopedb_owner;
 
@@ -62,12 +66,14 @@ SELECT c.oid AS relid, c.relname, c.relrowsecurity, c.relforcerowsecurity
  WHERE c.relnamespace = 'scopedb'::regnamespace AND c.relkind IN ('r', 'p');
 COMMENT ON VIEW scopedb_audit.data_tables IS 'The tables of the data schema (the ones RLS must protect).';
 
--- Every table whose rows scopedb protects: the data schema's (by row-level security) and the private schema's (by
--- privileges alone: signing keys, the full-text copy, archived originals). Data copied out of any of them escapes.
+-- Every table whose rows scopedb protects: the data schema's (by row-level security), the private schema's (by
+-- privileges alone: signing keys, the full-text copy, archived originals) and the per-project partitions of both
+-- (scopedb_parts). Data copied out of any of them escapes.
 CREATE VIEW scopedb_audit.protected_tables WITH (security_barrier) AS
 SELECT c.oid AS relid, c.relnamespace::regnamespace::text AS schema, c.relname
   FROM pg_catalog.pg_class AS c
- WHERE c.relnamespace IN ('scopedb'::regnamespace, 'scopedb_private'::regnamespace) AND c.relkind IN ('r', 'p');
+ WHERE c.relnamespace IN ('scopedb'::regnamespace, 'scopedb_private'::regnamespace, 'scopedb_parts'::regnamespace)
+   AND c.relkind IN ('r', 'p');
 COMMENT ON VIEW scopedb_audit.protected_tables IS 'Tables of the data and private schemas (their rows must not leave).';
 
 -- Every view and materialized view whose definition reads a protected table, directly or through other views
@@ -166,7 +172,7 @@ BEGIN ATOMIC
         SELECT 'schema', n.nspname, a.grantee, a.privilege_type || CASE WHEN a.is_grantable THEN '*' ELSE '' END
           FROM pg_catalog.pg_namespace AS n,
                pg_catalog.aclexplode(COALESCE(n.nspacl, pg_catalog.acldefault('n'::"char", n.nspowner))) AS a
-         WHERE n.oid IN (SELECT ours.oid FROM ours) AND a.grantee <> n.nspowner
+         WHERE (n.oid IN (SELECT ours.oid FROM ours) OR n.nspname = 'scopedb_parts') AND a.grantee <> n.nspowner
         UNION ALL
         SELECT CASE r.relkind WHEN 'S' THEN 'sequence' ELSE 'table' END, r.name, a.grantee,
                a.privilege_type || CASE WHEN a.is_grantable THEN '*' ELSE '' END
@@ -199,7 +205,7 @@ BEGIN ATOMIC
     )
     SELECT 'schema', n.nspname::text, 'owner=' || pg_catalog.pg_get_userbyid(n.nspowner)
       FROM pg_catalog.pg_namespace AS n
-     WHERE n.oid IN (SELECT ours.oid FROM ours)
+     WHERE n.oid IN (SELECT ours.oid FROM ours) OR n.nspname = 'scopedb_parts'
     UNION ALL
     SELECT 'table', r.name,
            pg_catalog.format('kind=%s owner=%s rls=%s forced=%s', r.relkind::text, pg_catalog.pg_get_userbyid(r.relowner),
@@ -246,6 +252,7 @@ BEGIN ATOMIC
     SELECT 'constraint', k.conrelid::pg_catalog.regclass::text || ' ' || k.conname, pg_catalog.pg_get_constraintdef(k.oid)
       FROM pg_catalog.pg_constraint AS k
      WHERE k.conrelid IN (SELECT r.oid FROM rels AS r) AND k.contype <> 'n'  -- NOT NULL: catalogued from PG 18 on
+       AND k.conparentid = 0  -- not the per-partition clones of a foreign key to a partitioned table
     UNION ALL
     SELECT 'grant', g.kind || ' ' || g.object || ' to '
                || CASE WHEN g.grantee = 0 THEN 'public' ELSE pg_catalog.pg_get_userbyid(g.grantee)::text END,
@@ -679,7 +686,8 @@ AS $$
       FROM pg_catalog.pg_class AS c
       JOIN pg_catalog.pg_namespace AS n ON n.oid = c.relnamespace
      WHERE c.relkind IN ('r', 'p', 'f', 'm')
-       AND n.nspname NOT IN ('pg_catalog', 'information_schema', 'scopedb', 'scopedb_private', 'scopedb_audit')
+       AND n.nspname NOT IN ('pg_catalog', 'information_schema', 'scopedb', 'scopedb_private', 'scopedb_audit',
+                             'scopedb_parts')
        AND n.nspname NOT LIKE 'pg\_%'
        AND pg_catalog.has_schema_privilege('scopedb_app', n.oid, 'USAGE')
        AND pg_catalog.has_table_privilege('scopedb_app', c.oid, 'SELECT, INSERT, UPDATE, DELETE, TRUNCATE')
@@ -698,6 +706,71 @@ AS $$
            'REVOKE USAGE ON FOREIGN SERVER ' || pg_catalog.quote_ident(s.srvname) || ' FROM scopedb_app, PUBLIC;'
       FROM pg_catalog.pg_foreign_server AS s
      WHERE pg_catalog.has_server_privilege('scopedb_app', s.oid, 'USAGE')
+    UNION ALL
+    -- E026 per-project storage (scopedb_parts), judged by rule rather than by the manifest: its partitions
+    -- come and go with projects. Every relation there is a partition of scopedb.fragments or
+    -- scopedb_private.fragment_search named for the one project its bound holds; every partition of those two is
+    -- there; each is owned by scopedb_owner, grants nothing to anyone, has row-level security enabled and forced,
+    -- no policy, trigger (but those cloned from its parent) or rule of its own; and its indexes are the ones
+    -- cloned from the parent plus, once built, its own HNSW (fragments) or GIN (full text) index. A partition
+    -- holding a second project, or an index that is not one of these, would be a structure shared or made
+    -- outside scopedb's control. (Partitions of deleted projects, and projects without partitions, are the
+    -- maintenance step's business: storage_plan lists them in an admin session. The audit sees no project row.)
+    SELECT 'error', 'E026', p.kind || ' ' || p.name, p.problem, p.fix
+      FROM (SELECT 'table' AS kind, c.oid::regclass::text AS name,
+                   CASE WHEN i.inhparent IS NULL
+                            THEN 'in scopedb_parts but not a partition of fragments or fragment_search'
+                        WHEN c.relnamespace <> 'scopedb_parts'::regnamespace
+                            THEN 'a partition of ' || i.inhparent::regclass::text || ' outside scopedb_parts'
+                        WHEN pg_catalog.pg_get_expr(c.relpartbound, c.oid)
+                             !~ ('^FOR VALUES IN \(''' || pg_catalog.substring(c.relname, '_(\d+)$') || '''\)$')
+                          OR c.relname !~ ('^' || (SELECT pc.relname FROM pg_catalog.pg_class AS pc
+                                                    WHERE pc.oid = i.inhparent) || '_\d+$')
+                            THEN 'its bound (' || COALESCE(pg_catalog.pg_get_expr(c.relpartbound, c.oid), '-')
+                                 || ') is not the one project its name says'
+                        WHEN c.relowner <> 'scopedb_owner'::regrole
+                            THEN 'owned by ' || pg_catalog.pg_get_userbyid(c.relowner)
+                        WHEN EXISTS (SELECT FROM pg_catalog.aclexplode(c.relacl) AS a WHERE a.grantee <> c.relowner)
+                            THEN 'grants privileges on it: ' || c.relacl::text
+                        WHEN NOT (c.relrowsecurity AND c.relforcerowsecurity)
+                            THEN 'row-level security is not enabled and forced'
+                        WHEN EXISTS (SELECT FROM pg_catalog.pg_policy AS pol WHERE pol.polrelid = c.oid)
+                            THEN 'has a policy of its own'
+                        WHEN EXISTS (SELECT FROM pg_catalog.pg_trigger AS t
+                                      WHERE t.tgrelid = c.oid AND NOT t.tgisinternal AND t.tgparentid = 0)
+                            THEN 'has a trigger of its own'
+                        WHEN EXISTS (SELECT FROM pg_catalog.pg_rewrite AS w WHERE w.ev_class = c.oid)
+                            THEN 'has a rule'
+                   END AS problem,
+                   'restore it as scopedb_private.create_project_storage makes it, or drop it and run scopedb storage'
+                       AS fix
+              FROM pg_catalog.pg_class AS c
+              LEFT JOIN pg_catalog.pg_inherits AS i
+                ON i.inhrelid = c.oid
+               AND i.inhparent IN (SELECT pc.oid FROM pg_catalog.pg_class AS pc  -- no regclass: an owner that lost
+                                    WHERE (pc.relnamespace = 'scopedb'::regnamespace AND pc.relname = 'fragments')
+                                       OR (pc.relnamespace = 'scopedb_private'::regnamespace  -- USAGE still audits
+                                           AND pc.relname = 'fragment_search'))
+             WHERE (c.relnamespace = 'scopedb_parts'::regnamespace AND c.relkind IN ('r', 'p', 'v', 'm', 'f', 'S'))
+                OR i.inhparent IS NOT NULL
+            UNION ALL
+            SELECT 'index', x.indexrelid::regclass::text,
+                   'an index scopedb does not make on a project''s partition: '
+                       || pg_catalog.pg_get_indexdef(x.indexrelid),
+                   'DROP INDEX ' || x.indexrelid::regclass::text || ';'
+              FROM pg_catalog.pg_index AS x
+              JOIN pg_catalog.pg_class AS ic ON ic.oid = x.indexrelid
+              JOIN pg_catalog.pg_class AS c ON c.oid = x.indrelid
+             WHERE c.relnamespace = 'scopedb_parts'::regnamespace
+               AND NOT EXISTS (SELECT FROM pg_catalog.pg_inherits AS ii WHERE ii.inhrelid = x.indexrelid)
+               AND NOT (ic.relname = c.relname || '_embedding_hnsw' AND c.relname ~ '^fragments_\d+$'
+                        AND pg_catalog.pg_get_indexdef(x.indexrelid)
+                            ~ (' USING hnsw \(embedding ("?[a-z_][a-z0-9_]*"?\.)?vector_cosine_ops\)'
+                               || '( WITH \(m=''\d+'', ef_construction=''\d+''\))?$'))
+               AND NOT (ic.relname = c.relname || '_tsv_gin' AND c.relname ~ '^fragment_search_\d+$'
+                        AND pg_catalog.pg_get_indexdef(x.indexrelid) ~ ' USING gin \(tsv\)$')
+           ) AS p
+     WHERE p.problem IS NOT NULL
     UNION ALL
     -- E016 pgvector >= 0.8.
     SELECT 'error', 'E016', 'extension vector',

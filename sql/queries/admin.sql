@@ -40,6 +40,14 @@ SELECT scopedb_private.rotate_signing_key(%(grace)s::interval) AS key_id;
 -- name: retire_signing_key
 SELECT scopedb_private.retire_signing_key(%(key_id)s, COALESCE(%(at)s::timestamptz, now()));
 
+-- name: delete_project
+-- Removes a project and, by cascade, everything in it (its partitions are then dropped by maintain_storage).
+DELETE FROM scopedb.projects WHERE name = %(name)s RETURNING id;
+
+-- name: storage_plan
+-- What per-project storage needs now (scopedb_private.storage_plan): each row an action and its statement.
+SELECT project_id, action, statement, row_count FROM scopedb_private.storage_plan(%(threshold)s, %(online)s);
+
 -- name: login_hazards
 -- Run as scopedb_app (SET [LOCAL] ROLE first: a login that is not a member cannot): why the logged-in role must not
 -- run scoped transactions (scopedb.role_hazards, which follows its memberships), and the database (the audience).

@@ -25,39 +25,13 @@ SELECT f.project_id, f.id, f.resource_id, f.path, f.fqn, f.content, c.rank,
 OFFSET %(offset)s
  LIMIT %(limit)s;
 
--- name: count_embedded
--- How many fragments with an embedding the scope sees, counted up to a cap (what picks the vector strategy).
-SELECT count(*) FROM (
-    SELECT 1 FROM scopedb.fragments AS f
-     WHERE f.project_id = ANY (%(projects)s) AND f.embedding IS NOT NULL
-     LIMIT %(cap)s
-) AS visible;
-
--- name: vector_exact
--- Exact nearest neighbours of the visible rows: OFFSET 0 keeps the planner from ordering through the HNSW
--- index, whose filtered scan can return fewer than k rows.
-SELECT project_id, id, resource_id, path, fqn, content, distance FROM (
-    SELECT f.project_id, f.id, f.resource_id, f.path, f.fqn, f.content,
-           f.embedding {operator} %(embedding)s::vector AS distance
-      FROM scopedb.fragments AS f
-     WHERE f.project_id = ANY (%(projects)s) AND f.embedding IS NOT NULL
-    OFFSET 0
-) AS v
-ORDER BY distance, project_id, id
- LIMIT %(limit)s;
-
--- name: vector_hnsw
--- Approximate nearest neighbours through the HNSW (cosine) index, with iterative scan so filtered-out rows do not
--- starve the result; relaxed order is re-sorted outside.
-SELECT project_id, id, resource_id, path, fqn, content, distance FROM (
-    SELECT f.project_id, f.id, f.resource_id, f.path, f.fqn, f.content,
-           f.embedding <=> %(embedding)s::vector AS distance
-      FROM scopedb.fragments AS f
-     WHERE f.project_id = ANY (%(projects)s) AND f.embedding IS NOT NULL
-     ORDER BY f.embedding <=> %(embedding)s::vector
-     LIMIT %(limit)s
-) AS v
-ORDER BY distance, project_id, id;
+-- name: nearest
+-- The k nearest fragments (scopedb.nearest_fragments: per-project HNSW where built, exact elsewhere, and the
+-- exact answer whenever the index one is short), in a stable order.
+SELECT n.project_id, n.id, n.resource_id, n.path, n.fqn, n.content, n.distance, n.used_index
+  FROM scopedb.nearest_fragments(%(embedding)s::vector, %(limit)s, %(projects)s, %(metric)s, %(exact)s,
+                                 %(ef_search)s, %(max_scan_tuples)s) AS n
+ ORDER BY n.distance, n.project_id, n.id;
 
 -- name: graph_walk
 -- k-hop neighbourhood: every node reachable from the start nodes in at most %(depth)s steps, with its details, and

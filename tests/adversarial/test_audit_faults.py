@@ -35,6 +35,10 @@ NAME = uuid.uuid4().hex[:8]  # suffix of the roles and objects faults create (ro
 READS = "scope limits which fragments the app reads"
 
 
+# The start of a DO block that creates a project (and so its partitions) and keeps its id in p.
+PROJECT = "DO $$ DECLARE p bigint; BEGIN INSERT INTO scopedb.projects (name) VALUES ('p_{n}') RETURNING id INTO p; "
+
+
 @dataclass(frozen=True)
 class Fault:
     """One misconfiguration: superuser statements ({login}, {db}, {n} filled in), the finding codes that may report
@@ -445,7 +449,7 @@ FAULTS: list[Fault] = [
     # Unique indexes, constraints, row-level security itself.
     Fault(
         "a unique index without project_id",
-        ("CREATE UNIQUE INDEX global_id_{n} ON scopedb.fragments (id)",),
+        ("CREATE UNIQUE INDEX global_id_{n} ON scopedb.graph_nodes (id)",),
         ("E013",),
         "global_id_",
     ),
@@ -476,6 +480,45 @@ FAULTS: list[Fault] = [
         ("CREATE TABLE scopedb.extra_{n} (project_id bigint)",),
         ("E020", "E001"),
         "extra_",
+    ),
+    # Per-project storage, judged by rule (E026) or against the manifest (E020).
+    Fault(
+        "a shared partition for every other project",
+        (
+            "CREATE TABLE scopedb_parts.shared_{n} (LIKE scopedb.fragments INCLUDING DEFAULTS INCLUDING CONSTRAINTS "
+            "INCLUDING GENERATED)",
+            "ALTER TABLE scopedb_parts.shared_{n} ENABLE ROW LEVEL SECURITY, FORCE ROW LEVEL SECURITY",
+            "ALTER TABLE scopedb.fragments ATTACH PARTITION scopedb_parts.shared_{n} DEFAULT",
+        ),
+        ("E026",),
+        "shared_",
+    ),
+    Fault(
+        "an HNSW index on the partitioned table itself",
+        ("CREATE INDEX all_vectors_{n} ON scopedb.fragments USING hnsw (embedding vector_cosine_ops)",),
+        ("E020",),
+        "all_vectors_",
+    ),
+    Fault(
+        "a grant on a project's partition",
+        (PROJECT + "EXECUTE format('GRANT SELECT ON scopedb_parts.fragments_%s TO scopedb_app', p); END $$",),
+        ("E026",),
+        "scopedb_parts.fragments_",
+    ),
+    Fault(
+        "an index of its own on a project's partition",
+        (PROJECT + "EXECUTE format('CREATE INDEX extra_{n} ON scopedb_parts.fragments_%s (content)', p); END $$",),
+        ("E026",),
+        "extra_",
+    ),
+    Fault(
+        "a project's partition without forced row-level security",
+        (
+            PROJECT + "EXECUTE format('ALTER TABLE scopedb_parts.fragment_search_%s NO FORCE ROW LEVEL SECURITY', p); "
+            "END $$",
+        ),
+        ("E026",),
+        "scopedb_parts.fragment_search_",
     ),
     # Keys.
     Fault(

@@ -50,7 +50,7 @@ LINTS: list[tuple[str, list[LiteralString], str]] = [
         "database",
     ),
     ("E012", ["GRANT SELECT ON scopedb.projects TO PUBLIC"], "scopedb.projects"),
-    ("E013", ["ALTER TABLE scopedb.fragments ADD CONSTRAINT fragments_global_id UNIQUE (id)"], "fragments_global_id"),
+    ("E013", ["ALTER TABLE scopedb.graph_nodes ADD CONSTRAINT nodes_global_id UNIQUE (id)"], "nodes_global_id"),
     ("W014", ["CREATE TABLE scopedb.extra (project_id bigint, note text)"], "scopedb.extra"),
     ("W015", ["UPDATE scopedb_private.signing_keys SET created_at = now() - interval '100 days'"], "signing key"),
     ("E015", ["UPDATE scopedb_private.signing_keys SET retired_at = now()"], "signing keys"),

@@ -85,6 +85,16 @@ def test_ingest_then_search_text_vector_and_path(scopedb_server: ScopedbTestServ
         "--dsn", dsn, "search", "--project", "cli/p", "--similar", str(tmp_path / "notes.txt"), "--limit", "1"
     )
     assert similar.stdout.split()[1] == "notes.txt"
+    plan = _run("--dsn", dsn, "storage", "--threshold", "1", "--plan")
+    assert plan.returncode == 0, plan.stderr
+    assert "would hnsw (CREATE INDEX CONCURRENTLY" in plan.stdout
+    offline_plan = _run("--dsn", dsn, "storage", "--threshold", "1", "--plan", "--offline")
+    assert "would hnsw (CREATE INDEX IF NOT EXISTS" in offline_plan.stdout, offline_plan.stdout
+    built = _run("--dsn", dsn, "storage", "--threshold", "1", "--offline")
+    assert built.returncode == 0, built.stderr
+    assert "scopedb: per-project storage did" in built.stdout
+    assert _run("--dsn", dsn, "storage", "--threshold", "1", "--plan").stdout.strip().endswith("needs 0 action(s)")
+    assert _run("--dsn", dsn, "search", "--project", "cli/p", "--text", "canary").stdout == found.stdout
 
 
 @pytest.mark.parametrize(

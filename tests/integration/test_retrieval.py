@@ -93,11 +93,15 @@ def test_text_search_uses_the_gin_index(scopedb_db: Database) -> None:
             )
             for i in range(5000)
         )
+    built = scopedb_db.admin().maintain_storage()  # 5,000 rows: past the threshold, the project gets its indexes
+    (project,) = {a.project_id for a in built if a.action == "gin"}
     with psycopg.connect(scopedb_db.dsn, autocommit=True) as admin:
-        # What autovacuum would do: merge the GIN pending list (which the planner prices) and gather statistics.
-        admin.execute("VACUUM ANALYZE scopedb_private.fragment_search")
-        admin.execute("ANALYZE scopedb.fragments")
-        gin = admin.execute("SELECT 'scopedb_private.fragment_search_tsv_idx'::regclass::oid").fetchone()[0]  # type: ignore[index]
+        # What autovacuum would do: gather statistics.
+        admin.execute("ANALYZE scopedb_private.fragment_search, scopedb.fragments")
+        gin = admin.execute(
+            "SELECT to_regclass(format('scopedb_parts.fragment_search_%%s_tsv_gin', %s::bigint))::oid", (project,)
+        ).fetchone()[0]  # type: ignore[index]
+        assert gin is not None
     with scopedb_db.scoped(ResourceScope(project_names={"big"})) as s:
         # No function shows the owner's plan (its shape would depend on every tenant's statistics): count, in this
         # transaction, the scans of the owner-only GIN index instead.
@@ -105,11 +109,11 @@ def test_text_search_uses_the_gin_index(scopedb_db: Database) -> None:
         before = s.execute(scans, (gin,)).scalar()
         assert [h.fragment.id for h in s.search_text("zephyrine")] == ["f3"]
         assert s.execute(scans, (gin,)).scalar() > before
-        # Control: the same match written directly against fragments, as scopedb_app under RLS, cannot use
-        # fragments' own GIN index at all ("@@" is not leakproof) — not even when nothing else is allowed.
+        # Control: the same match written directly against fragments, as scopedb_app under RLS, reaches no GIN
+        # index at all (fragments has none, and "@@" is not leakproof) — not even when nothing else is allowed.
         s.execute("SET LOCAL enable_seqscan = off")
         direct = s.execute("EXPLAIN SELECT id FROM scopedb.fragments WHERE tsv @@ to_tsquery('english', 'zephyrine')")
-        assert "fragments_tsv_idx" not in "\n".join(row[0] for row in direct)
+        assert "gin" not in "\n".join(row[0] for row in direct).lower()
 
 
 # Vector ----------------------------------------------------------------------------------------------------------
@@ -136,38 +140,56 @@ def test_vector_search_returns_min_k_visible_in_every_metric(tenants: Tenants) -
         assert len(s.search_vector(query, limit=10)) == 3  # only a1's three embedded fragments are visible
 
 
-def test_hnsw_strategy_is_used_above_the_threshold_and_agrees_with_exact(tenants: Tenants) -> None:
+def test_a_project_past_the_threshold_is_searched_through_its_own_index(tenants: Tenants) -> None:
     with tenants.db.scoped(tenants.scope("acme/api")) as s:
         s.ingest_fragments(
             Fragment(project="acme/api", id=f"h{i}", content="h", embedding=_unit(i)) for i in range(300)
         )
+    done = tenants.db.admin().maintain_storage(threshold=100)
+    assert {(a.project_id, a.action) for a in done} >= {(tenants.a.id, "hnsw"), (tenants.a.id, "gin")}
+    assert all(a.project_id == tenants.a.id for a in done if a.action == "hnsw")  # beta/web is below it
+    assert tenants.db.admin().storage_plan(threshold=100) == []
+    assert [f for f in tenants.db.admin().audit() if f.severity == "error"] == []  # E026 knows the indexes
     query = _unit(11)
     with tenants.db.scoped(tenants.scope("acme/api")) as s:
-        hnsw = search_vector(s, query, limit=10, strategy=VectorStrategy(exact_threshold=50))
-        assert s.last_vector_strategy == "hnsw"
-        exact = search_vector(s, query, limit=10, strategy=VectorStrategy(exact_threshold=10_000))
+        hnsw = search_vector(s, query, limit=10)
+        assert s.last_vector_strategy == "index"
+        exact = search_vector(s, query, limit=10, strategy=VectorStrategy(exact=True))
         assert s.last_vector_strategy == "exact"
+        s.execute("SET LOCAL enable_sort = off")  # as scopedb.nearest_fragments does
+        plan = "\n".join(
+            r[0] for r in s.execute(
+                "EXPLAIN SELECT id FROM scopedb.fragments WHERE project_id = ANY (%s) "
+                "ORDER BY embedding <=> %s::vector LIMIT 10", ([tenants.a.id], str(list(query)))
+            ).rows
+        )  # fmt: skip
+    assert f"fragments_{tenants.a.id}_embedding_hnsw" in plan
     assert len(hnsw) == 10
     recall = len({h.fragment.id for h in hnsw} & {h.fragment.id for h in exact}) / 10
     assert recall >= 0.9
     assert hnsw[0].fragment.id == "h11"
 
 
-def test_a_stale_visible_count_changes_the_path_never_the_answer(tenants: Tenants) -> None:
-    """The visible count that picks the strategy is remembered for a while; a wrong one must not shorten results."""
-    query = _unit(2)
-    scope = tenants.scope("acme/api")
-    with tenants.db.scoped(scope) as s:
-        fresh = [h.fragment.id for h in s.search_vector(query, limit=10)]
+def test_a_short_index_answer_is_replaced_by_the_exact_one(tenants: Tenants) -> None:
+    """An iterative scan that stops at max_scan_tuples before the scope's filters let k rows through comes back
+    short; the exact statement then answers, so a search still returns min(k, visible) rows."""
+    with tenants.db.scoped(tenants.scope("acme/api")) as s:
+        s.ingest_fragments(
+            Fragment(project="acme/api", id=f"h{i}", content="h", embedding=_unit(i),
+                     path="keep/x.py" if i % 50 == 0 else "drop/x.py")
+            for i in range(300)
+        )  # fmt: skip
+    tenants.db.admin().maintain_storage(threshold=100)
+    with tenants.db.scoped(tenants.scope("acme/api", include_paths={"keep/**"})) as s:
+        tight = VectorStrategy(min_ef_search=1, ef_search_per_k=1, max_scan_tuples=1)
+        hits = search_vector(s, _unit(3), limit=5, strategy=tight)
         assert s.last_vector_strategy == "exact"
-        assert len(fresh) == 6  # the fixture gives acme six embedded fragments
-    counts = tenants.db._visible_counts
-    for key in list(counts._entries):
-        counts.put(key, 1_000_000)  # pretend the scope is huge: the index path runs and comes back short
-    with tenants.db.scoped(scope) as s:
-        stale = [h.fragment.id for h in s.search_vector(query, limit=10)]
-        assert s.last_vector_strategy == "exact"  # the short index answer fell back to the exact scan
-    assert stale == fresh
+        exact = search_vector(s, _unit(3), limit=5, strategy=VectorStrategy(exact=True))
+        wide = search_vector(s, _unit(3), limit=5)
+        assert s.last_vector_strategy == "index"
+    assert len(hits) == 5
+    assert all(h.fragment.path == "keep/x.py" for h in hits)
+    assert [h.fragment.id for h in hits] == [h.fragment.id for h in exact] == [h.fragment.id for h in wide]
 
 
 # Graph -----------------------------------------------------------------------------------------------------------

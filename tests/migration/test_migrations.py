@@ -15,7 +15,7 @@ from scopedb import Database, ResourceScope, migrations
 from scopedb.server import Server, start_embedded
 from scopedb.testing import ScopedbTestServer, embedded_home
 
-SCHEMAS = ("scopedb", "scopedb_private", "scopedb_audit")
+SCHEMAS = ("scopedb", "scopedb_private", "scopedb_audit", "scopedb_parts")
 
 # Each entry: a name and a query returning a sorted, comparable description of one part of the catalog.
 CATALOG_QUERIES: dict[str, str] = {

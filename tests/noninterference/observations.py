@@ -220,6 +220,18 @@ def _sql_corpus() -> dict[str, tuple[str, tuple[Any, ...]]]:
             (),
         ),
         "hnsw_probe.ids": (f"SELECT id FROM scopedb.fragments ORDER BY embedding <=> '{q}' LIMIT 10", ()),
+        # The same probe pruned to both projects' partitions by name (A may name B's id), and through scopedb's
+        # own search function with A's choice of ef_search and scan bound.
+        "hnsw_probe.both": (
+            f"SELECT id FROM scopedb.fragments WHERE project_id = ANY (ARRAY[1, 2, 3]::bigint[]) "
+            f"ORDER BY embedding <=> '{q}' LIMIT 10",
+            (),
+        ),
+        "fn.nearest_fragments": (
+            f"SELECT id FROM scopedb.nearest_fragments('{q}', 10, ARRAY[1, 2, 3]::bigint[], 'cosine', false, 1, 1) "
+            "ORDER BY distance, id",
+            (),
+        ),
         "fts.direct": (
             "SELECT id FROM scopedb.fragments WHERE tsv @@ to_tsquery('english', %s) ORDER BY id",
             (SHARED_HEAVY,),
@@ -255,6 +267,7 @@ EXPLAINED = [
     "join.nodes_edges",
     "fts.direct",
     "hnsw_probe.ids",
+    "hnsw_probe.both",
     "nearest.exact",
 ]
 
@@ -301,13 +314,13 @@ def observe(db: Database, *, profiles: Iterable[str] = PROFILES) -> dict[str, Va
             s,
             "SELECT c.relname, c.reltuples, c.relpages, pg_relation_size(c.oid) "
             "FROM pg_class AS c JOIN pg_namespace AS n ON n.oid = c.relnamespace "
-            "WHERE n.nspname = 'scopedb' ORDER BY 1",
+            "WHERE n.nspname IN ('scopedb', 'scopedb_parts') ORDER BY 1",
             (),
         )
         seen["catalog.stats"] = _statement(
             s,
             "SELECT relname, n_live_tup, n_dead_tup, n_tup_ins, n_tup_del "
-            "FROM pg_stat_user_tables WHERE schemaname = 'scopedb' ORDER BY 1",
+            "FROM pg_stat_user_tables WHERE schemaname IN ('scopedb', 'scopedb_parts') ORDER BY 1",
             (),
         )
         seen["catalog.pg_stats"] = _statement(s, "SELECT count(*) FROM pg_stats WHERE schemaname LIKE 'scopedb%%'", ())

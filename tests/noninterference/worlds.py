@@ -29,6 +29,7 @@ B_RESOURCES = {"repo": "01JB0000000000000000000001", "docs": "01JB00000000000000
 A_ONLY, SHARED_HEAVY, SHARED_RARE = "zanzibar", "initech", "globomantics"
 A_ROWS = 2400  # enough that the planner finds A's matches of a word through the full-text index
 A_NEAR = 10  # A's fragments near the query vector
+STORAGE_THRESHOLD = 200  # rows from which a project gets its own search indexes in these worlds
 
 
 def unit(seed: int, around: np.ndarray[Any, Any] | None = None, spread: float = 0.05) -> list[float]:
@@ -99,8 +100,16 @@ def build(db: Database, b: BWorld) -> None:
     _write_a(db)
     if b.when in ("after", "around"):
         _write_b(db, b, part=1)
-    with psycopg.connect(db.dsn, autocommit=True) as conn:  # what autovacuum would do, the same in both worlds
-        conn.execute("VACUUM ANALYZE")
+    # The maintenance step: B gets its own HNSW and GIN index in worlds where it holds enough rows, so A is
+    # observed beside an indexed B and beside an unindexed one. A keeps its GIN index but not its HNSW one: an HNSW
+    # build is randomised (pgvector draws each node's level at random), so two builds over the same rows answer an
+    # approximate query differently, which a comparison of two worlds cannot tell from interference. A's own index
+    # under A's hostile settings is tests/adversarial/test_similarity_oracle.py's subject.
+    admin.maintain_storage(threshold=STORAGE_THRESHOLD)
+    with psycopg.connect(db.dsn, autocommit=True) as conn:
+        a_id = admin.project(A).id  # type: ignore[union-attr]
+        conn.execute(f"DROP INDEX IF EXISTS scopedb_parts.fragments_{int(a_id)}_embedding_hnsw")
+        conn.execute("VACUUM ANALYZE")  # what autovacuum would do, the same in both worlds
 
 
 def _write_a(db: Database) -> None:

@@ -1,0 +1,146 @@
+"""The similarity oracle of a shared ANN index (catalogue #76), tried against per-project storage.
+
+The review's attack, as ``scopedb_app`` in A's scope: plant 10 of A's own rows near a query vector, turn off every
+plan A could be given instead of the index scan, starve the HNSW search (``hnsw.iterative_scan = off``,
+``hnsw.ef_search = 10``) and count what ``ORDER BY embedding <=> q LIMIT 10`` returns. With one index over every
+project, B's 30 documents near the query took the index's few candidates and A got 0 rows; with B's documents
+elsewhere, 10. A could ask whether B holds anything like any text it can embed.
+
+Here A's rows stay put (one index build, so nothing differs but B) while B's 30 vectors move from near the
+query to far from it; A's answers under every setting it may change must be identical. A control runs the same
+attack against one shared index (what scopedb had), to show the attack is live where a structure is shared.
+"""
+
+from __future__ import annotations
+
+import itertools
+from typing import Any
+
+import numpy as np
+import psycopg
+
+from scopedb import Fragment
+from tests.conftest import Tenants
+
+DIM = 384
+rng = np.random.default_rng(76)
+QUERY = rng.normal(size=DIM)
+QUERY /= np.linalg.norm(QUERY)
+FAR = -QUERY
+
+
+def _near(center: np.ndarray[Any, Any], seed: int, spread: float) -> list[float]:
+    v = center + np.random.default_rng(seed).normal(scale=spread, size=DIM)
+    return list(map(float, v / np.linalg.norm(v)))
+
+
+def _vec(values: np.ndarray[Any, Any] | list[float]) -> str:
+    return "[" + ",".join(f"{float(x):.6f}" for x in values) + "]"
+
+
+Q = _vec(QUERY)
+
+# Every setting A may change that bears on which plan runs and how much the index searches.
+PROFILES = [
+    [f"SET LOCAL hnsw.iterative_scan = {mode}", f"SET LOCAL hnsw.ef_search = {ef}",
+     f"SET LOCAL hnsw.max_scan_tuples = {scan}", "SET LOCAL enable_seqscan = off", "SET LOCAL enable_bitmapscan = off",
+     f"SET LOCAL enable_sort = {sort}"]
+    for mode, ef, scan, sort in itertools.product(("off", "relaxed_order", "strict_order"), (1, 10, 40), (1, 20_000),
+                                                  ("off", "on"))
+]  # fmt: skip
+
+PROBES = {
+    "count": f"SELECT count(*) FROM (SELECT id FROM scopedb.fragments ORDER BY embedding <=> '{Q}' LIMIT 10) AS x",
+    "ids": f"SELECT id FROM scopedb.fragments ORDER BY embedding <=> '{Q}' LIMIT 10",
+    "both_projects": (
+        f"SELECT id FROM scopedb.fragments WHERE project_id = ANY (%(both)s) ORDER BY embedding <=> '{Q}' LIMIT 10"
+    ),
+    "b_project": f"SELECT count(*) FROM (SELECT id FROM scopedb.fragments WHERE project_id = %(b)s "
+    f"ORDER BY embedding <=> '{Q}' LIMIT 10) AS x",
+    "function": f"SELECT id FROM scopedb.nearest_fragments('{Q}', 10, %(both)s, 'cosine', false, 1, 1)",
+}
+
+
+def _plant(tenants: Tenants) -> None:
+    a_rows = [Fragment(project="acme/api", id=f"near{i}", content="a", embedding=_near(QUERY, i, 0.02))
+              for i in range(10)]  # fmt: skip
+    a_rows += [Fragment(project="acme/api", id=f"far{i}", content="a", embedding=_near(FAR, 100 + i, 0.5))
+               for i in range(290)]  # fmt: skip
+    b_rows = [Fragment(project="beta/web", id=f"b{i}", content="b", embedding=_near(QUERY, 1000 + i, 0.01))
+              for i in range(30)]  # fmt: skip
+    with tenants.db.scoped(tenants.scope("acme/api")) as s:
+        s.ingest_fragments(a_rows)
+    with tenants.db.scoped(tenants.scope("beta/web")) as s:
+        s.ingest_fragments(b_rows)
+    built = tenants.db.admin().maintain_storage(threshold=25)
+    assert {(a.project_id, a.action) for a in built} >= {(tenants.a.id, "hnsw"), (tenants.b.id, "hnsw")}
+    with psycopg.connect(tenants.db.dsn, autocommit=True) as conn:
+        conn.execute("VACUUM ANALYZE scopedb.fragments")
+
+
+def _move_b(tenants: Tenants, center: np.ndarray[Any, Any]) -> None:
+    with tenants.db.scoped(tenants.scope("beta/web")) as s:
+        for i in range(30):
+            s.execute("UPDATE scopedb.fragments SET embedding = %s::vector WHERE id = %s",
+                      (_vec(_near(center, 2000 + i, 0.01)), f"b{i}"))  # fmt: skip
+
+
+def _observe(tenants: Tenants) -> dict[str, Any]:
+    params = {"both": [tenants.a.id, tenants.b.id], "b": tenants.b.id}
+    seen: dict[str, Any] = {}
+    for n, profile in enumerate(PROFILES):
+        with tenants.db.scoped(tenants.scope("acme/api")) as s:
+            for setting in profile:
+                s.execute(setting)
+            for name, probe in PROBES.items():
+                seen[f"{n}.{name}"] = sorted(map(tuple, s.execute(probe, params).rows))
+    return seen
+
+
+def test_76_a_s_answers_do_not_depend_on_where_b_s_vectors_are(tenants: Tenants) -> None:
+    _plant(tenants)
+    near = _observe(tenants)
+    _move_b(tenants, FAR)
+    far = _observe(tenants)
+    _move_b(tenants, QUERY)
+    assert _observe(tenants) == near  # deterministic: the same B, the same answers
+    differences = {k: (near[k], far[k]) for k in near if near[k] != far[k]}
+    assert differences == {}
+    # Under the most hostile profile A got its own 10 near rows, through its own index.
+    hostile = PROFILES[PROFILES.index([
+        "SET LOCAL hnsw.iterative_scan = off", "SET LOCAL hnsw.ef_search = 10", "SET LOCAL hnsw.max_scan_tuples = 1",
+        "SET LOCAL enable_seqscan = off", "SET LOCAL enable_bitmapscan = off", "SET LOCAL enable_sort = off",
+    ])]  # fmt: skip
+    n = PROFILES.index(hostile)
+    assert near[f"{n}.count"] == [(10,)]
+    assert near[f"{n}.b_project"] == [(0,)]
+    with tenants.db.scoped(tenants.scope("acme/api")) as s:
+        for setting in hostile:
+            s.execute(setting)
+        plan = "\n".join(r[0] for r in s.execute("EXPLAIN " + PROBES["ids"]).rows)
+    assert f"fragments_{tenants.a.id}_embedding_hnsw" in plan
+
+
+def test_76_control_a_shared_index_answers_the_question(tenants: Tenants) -> None:
+    """What scopedb had before: one HNSW index over both projects' vectors (a copy, read as the superuser with
+    A's project as a filter, as RLS filtered it). Two copies: B's vectors near the query, and far from it."""
+    _plant(tenants)
+    counts = {}
+    with psycopg.connect(tenants.db.dsn, autocommit=True) as conn:
+        for where in ("near", "far"):
+            table = f"public.shared_{where}"
+            conn.execute(f"CREATE TABLE {table} AS SELECT project_id, id, embedding FROM scopedb.fragments")
+            if where == "far":
+                conn.execute(f"UPDATE {table} SET embedding = %s::vector WHERE project_id = %s",
+                             (_vec(_near(FAR, 3000, 0.01)), tenants.b.id))  # fmt: skip
+            conn.execute(f"CREATE INDEX ON {table} USING hnsw (embedding vector_cosine_ops)")
+            conn.execute(f"ANALYZE {table}")
+            conn.execute("BEGIN")
+            for setting in ("SET LOCAL enable_seqscan = off", "SET LOCAL hnsw.iterative_scan = off",
+                            "SET LOCAL hnsw.ef_search = 10"):  # fmt: skip
+                conn.execute(setting)
+            probe = (f"SELECT count(*) FROM (SELECT id FROM {table} WHERE project_id = %s "
+                     f"ORDER BY embedding <=> '{Q}' LIMIT 10) AS x")  # fmt: skip
+            counts[where] = conn.execute(probe, (tenants.a.id,)).fetchone()[0]  # type: ignore[index]
+            conn.execute("COMMIT")
+    assert counts["near"] < counts["far"] == 10

@@ -1,0 +1,100 @@
+"""Per-project storage: every project has its partitions, indexes come from the maintenance step without making
+any other project wait, and deleting a project takes its storage with it."""
+
+from __future__ import annotations
+
+import threading
+import time
+
+import psycopg
+import pytest
+
+from scopedb import Database, Fragment, ResourceScope
+from tests.conftest import Tenants
+
+
+def _partitions(db: Database) -> set[str]:
+    with psycopg.connect(db.dsn) as conn:
+        rows = conn.execute(
+            "SELECT c.relname FROM pg_inherits AS i JOIN pg_class AS c ON c.oid = i.inhrelid "
+            "WHERE i.inhparent IN ('scopedb.fragments'::regclass, 'scopedb_private.fragment_search'::regclass)"
+        ).fetchall()
+    return {name for (name,) in rows}
+
+
+def test_a_new_project_has_its_partitions_and_nothing_else_does(scopedb_db: Database) -> None:
+    assert _partitions(scopedb_db) == set()
+    project = scopedb_db.admin().create_project("solo/one")
+    assert _partitions(scopedb_db) == {f"fragments_{project.id}", f"fragment_search_{project.id}"}
+    with scopedb_db.scoped(ResourceScope(project_names={"solo/one"})) as s:
+        s.ingest_fragments([Fragment(project="solo/one", id="x", content="hello partition")])
+        assert [h.fragment.id for h in s.search_text("partition")] == ["x"]
+    with psycopg.connect(scopedb_db.dsn) as conn:
+        stored = conn.execute(f"SELECT count(*) FROM ONLY scopedb_parts.fragments_{project.id}").fetchone()
+    assert stored == (1,)
+
+
+def test_deleting_a_project_drops_its_storage(tenants: Tenants) -> None:
+    before = _partitions(tenants.db)
+    assert tenants.db.admin().delete_project("beta/web") is True
+    assert _partitions(tenants.db) == before - {f"fragments_{tenants.b.id}", f"fragment_search_{tenants.b.id}"}
+    assert tenants.db.admin().storage_plan(threshold=None) == []
+    assert [f for f in tenants.db.admin().audit() if f.severity == "error"] == []
+    assert tenants.db.admin().delete_project("beta/web") is False
+    with tenants.db.scoped(tenants.scope("acme/api")) as s:  # A is untouched
+        assert s.execute("SELECT count(*) FROM scopedb.fragments").scalar() == tenants.count("fragments", tenants.a)
+
+
+def test_creating_a_project_does_not_wait_for_another_tenant_s_open_transaction(tenants: Tenants) -> None:
+    """CREATE TABLE ... PARTITION OF would take an ACCESS EXCLUSIVE lock on fragments and wait behind A's read."""
+    with tenants.db.scoped(tenants.scope("acme/api")) as s:
+        s.execute("SELECT count(*) FROM scopedb.fragments")  # A holds its locks until the block ends
+        started = time.perf_counter()
+        tenants.db.admin().create_project("new/while-a-reads")
+        assert time.perf_counter() - started < 5
+
+
+@pytest.mark.parametrize("online", [True, False], ids=["concurrently", "offline"])
+def test_building_an_index_never_blocks_the_other_project(tenants: Tenants, online: bool) -> None:
+    """An index build on A's partition while B's transaction is open: neither waits for the other.
+
+    Online (CONCURRENTLY) nothing waits; offline the build locks A's partition only, so B is untouched as well.
+    """
+    with tenants.db.scoped(tenants.scope("acme/api")) as s:
+        s.ingest_fragments(Fragment(project="acme/api", id=f"i{n}", content="bulk", embedding=[1.0] * 384)
+                           for n in range(40))  # fmt: skip
+    done = threading.Event()
+    with tenants.db.scoped(tenants.scope("beta/web")) as b:
+        b.ingest_fragments([Fragment(project="beta/web", id="before", content="b writes")])  # B holds its locks
+
+        def build() -> None:
+            tenants.db.admin().maintain_storage(threshold=20, online=online)
+            done.set()
+
+        worker = threading.Thread(target=build)
+        worker.start()
+        assert done.wait(timeout=60)  # the build did not wait for B's open transaction
+        started = time.perf_counter()
+        b.ingest_fragments([Fragment(project="beta/web", id="during", content="b goes on")])
+        assert b.execute("SELECT count(*) FROM scopedb.fragments WHERE id IN ('before', 'during')").scalar() == 2
+        assert time.perf_counter() - started < 1
+    worker.join(timeout=60)
+    with psycopg.connect(tenants.db.dsn) as conn:
+        index = conn.execute(f"SELECT to_regclass('scopedb_parts.fragments_{tenants.a.id}_embedding_hnsw')").fetchone()
+    assert index is not None
+    assert index[0] is not None
+
+
+def test_a_project_without_its_partitions_gets_them_from_maintenance(tenants: Tenants) -> None:
+    with psycopg.connect(tenants.db.dsn, autocommit=True) as conn:  # as a database restored without them would be
+        conn.execute(f"DELETE FROM scopedb.fragments WHERE project_id = {tenants.b.id}")
+        conn.execute(f"ALTER TABLE scopedb_private.fragment_search DETACH PARTITION "
+                     f"scopedb_parts.fragment_search_{tenants.b.id}")  # fmt: skip
+        conn.execute(f"DROP TABLE scopedb_parts.fragment_search_{tenants.b.id}")
+    plan = tenants.db.admin().storage_plan(threshold=None)
+    assert [(a.project_id, a.action) for a in plan] == [(tenants.b.id, "create")]
+    tenants.db.admin().maintain_storage(threshold=None)
+    assert f"fragment_search_{tenants.b.id}" in _partitions(tenants.db)
+    with tenants.db.scoped(tenants.scope("beta/web")) as s:
+        s.ingest_fragments([Fragment(project="beta/web", id="back", content="searchable again")])
+        assert [h.fragment.id for h in s.search_text("searchable")] == ["back"]
