@@ -859,10 +859,10 @@ COMMENT ON FUNCTION scopedb.text_candidates(tsquery, integer) IS
 -- planner is not left to choose between the two: under RLS it cannot estimate how many rows a partition keeps,
 -- and given the chance it sorted whole indexed partitions, or every partition at once; with sorts disabled, the
 -- indexed projects can only be merged from their indexes, and the others are sorted as they must be. If the
--- answer is short of k (an iterative scan stopped at `max_scan_tuples`), the exact answer replaces it: a
--- one-time filter runs the exact branch only then. The other metrics, and `exact`, go straight to the exact
--- statement (the OFFSET 0 fence keeps the planner from ordering through an index). `used_index` says which
--- branch answered.
+-- answer is short of k (an iterative scan stopped at `max_scan_tuples`), the exact answer replaces it: the index
+-- answer is collected first and returned only when complete, so the exact statement is planned and run only
+-- then. The other metrics, and `exact`, go straight to the exact statement (the OFFSET 0 fence keeps the planner
+-- from ordering through an index). `used_index` says which statement answered.
 --
 -- Runs with the caller's rights (RLS filters every row) and the caller's search_path, which scoped entry pins and
 -- which finds pgvector's operators; the settings it changes are restored when it returns. `projects` only prunes
@@ -883,9 +883,20 @@ AS $$
 DECLARE
     indexed bigint[];
     scanned bigint[];
+    -- The index answer, column by column, in distance order.
+    a_project bigint[];
+    a_id text[];
+    a_resource text[];
+    a_path text[];
+    a_fqn text[];
+    a_content text[];
+    a_distance double precision[];
 BEGIN
     IF k IS NULL OR k < 0 OR k > 10000 THEN
         RAISE EXCEPTION 'k must be between 0 and 10000' USING ERRCODE = 'invalid_parameter_value';
+    END IF;
+    IF metric IS NULL OR metric NOT IN ('cosine', 'l2', 'inner_product') THEN
+        RAISE EXCEPTION 'metric must be cosine, l2 or inner_product' USING ERRCODE = 'invalid_parameter_value';
     END IF;
     IF metric = 'cosine' AND NOT exact THEN
         -- Which of the projects have an HNSW index on their partition (the catalog is readable by every role).
@@ -899,9 +910,15 @@ BEGIN
         PERFORM pg_catalog.set_config('hnsw.ef_search', GREATEST(LEAST(ef_search, 1000), k, 1)::text, true),
                 pg_catalog.set_config('hnsw.max_scan_tuples', GREATEST(max_scan_tuples, 1)::text, true),
                 pg_catalog.set_config('enable_sort', 'off', true);
-        RETURN QUERY
-            WITH by_index AS MATERIALIZED (
-                SELECT u.* FROM (
+        SELECT pg_catalog.array_agg(u.project_id ORDER BY u.distance, u.project_id, u.id),
+               pg_catalog.array_agg(u.id ORDER BY u.distance, u.project_id, u.id),
+               pg_catalog.array_agg(u.resource_id ORDER BY u.distance, u.project_id, u.id),
+               pg_catalog.array_agg(u.path ORDER BY u.distance, u.project_id, u.id),
+               pg_catalog.array_agg(u.fqn ORDER BY u.distance, u.project_id, u.id),
+               pg_catalog.array_agg(u.content ORDER BY u.distance, u.project_id, u.id),
+               pg_catalog.array_agg(u.distance ORDER BY u.distance, u.project_id, u.id)
+          INTO a_project, a_id, a_resource, a_path, a_fqn, a_content, a_distance
+          FROM (SELECT b.* FROM (
                     (SELECT f.project_id, f.id, f.resource_id, f.path, f.fqn, f.content,
                             (f.embedding <=> query)::double precision AS distance
                        FROM scopedb.fragments AS f
@@ -914,35 +931,30 @@ BEGIN
                        FROM scopedb.fragments AS f
                       WHERE f.project_id = ANY (scanned) AND f.embedding IS NOT NULL
                       ORDER BY f.embedding <=> query
-                      LIMIT k)) AS u
-                 ORDER BY u.distance
-                 LIMIT k)
-            SELECT b.*, true FROM by_index AS b WHERE (SELECT pg_catalog.count(*) FROM by_index) >= k
-            UNION ALL
-            (SELECT e.*, false
-               FROM (SELECT f.project_id, f.id, f.resource_id, f.path, f.fqn, f.content,
-                            (f.embedding <=> query)::double precision AS distance
-                       FROM scopedb.fragments AS f
-                      WHERE f.project_id = ANY (projects) AND f.embedding IS NOT NULL
-                     OFFSET 0) AS e
-              WHERE (SELECT pg_catalog.count(*) FROM by_index) < k
-              ORDER BY e.distance, e.project_id, e.id
-              LIMIT k);
-    ELSIF metric IN ('cosine', 'l2', 'inner_product') THEN
-        RETURN QUERY
-            SELECT e.*, false
-              FROM (SELECT f.project_id, f.id, f.resource_id, f.path, f.fqn, f.content,
-                           (CASE metric WHEN 'cosine' THEN f.embedding <=> query
-                                        WHEN 'l2' THEN f.embedding <-> query
-                                        ELSE f.embedding <#> query END)::double precision AS distance
-                      FROM scopedb.fragments AS f
-                     WHERE f.project_id = ANY (projects) AND f.embedding IS NOT NULL
-                    OFFSET 0) AS e
-             ORDER BY e.distance, e.project_id, e.id
-             LIMIT k;
-    ELSE
-        RAISE EXCEPTION 'metric must be cosine, l2 or inner_product' USING ERRCODE = 'invalid_parameter_value';
+                      LIMIT k)) AS b
+                 ORDER BY b.distance
+                 LIMIT k) AS u;
+        IF COALESCE(pg_catalog.cardinality(a_id), 0) >= k THEN
+            RETURN QUERY
+                SELECT r.*, true
+                  FROM ROWS FROM (pg_catalog.unnest(a_project), pg_catalog.unnest(a_id), pg_catalog.unnest(a_resource),
+                                  pg_catalog.unnest(a_path), pg_catalog.unnest(a_fqn), pg_catalog.unnest(a_content),
+                                  pg_catalog.unnest(a_distance)) AS r;
+            RETURN;
+        END IF;
+        PERFORM pg_catalog.set_config('enable_sort', 'on', true);
     END IF;
+    RETURN QUERY
+        SELECT e.*, false
+          FROM (SELECT f.project_id, f.id, f.resource_id, f.path, f.fqn, f.content,
+                       (CASE metric WHEN 'cosine' THEN f.embedding <=> query
+                                    WHEN 'l2' THEN f.embedding <-> query
+                                    ELSE f.embedding <#> query END)::double precision AS distance
+                  FROM scopedb.fragments AS f
+                 WHERE f.project_id = ANY (projects) AND f.embedding IS NOT NULL
+                OFFSET 0) AS e
+         ORDER BY e.distance, e.project_id, e.id
+         LIMIT k;
 END
 $$;
 COMMENT ON FUNCTION scopedb.nearest_fragments(vector, integer, bigint[], text, boolean, integer, integer) IS
