@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import datetime as dt
 from collections.abc import Iterator
+from concurrent.futures import ThreadPoolExecutor
 from contextlib import contextmanager
 from dataclasses import dataclass
 from typing import Any
@@ -137,7 +138,7 @@ class Admin:
         return [StorageAction(*row) for row in rows]
 
     def maintain_storage(
-        self, threshold: int | None = STORAGE_THRESHOLD, *, online: bool = True
+        self, threshold: int | None = STORAGE_THRESHOLD, *, online: bool = True, jobs: int = 1
     ) -> list[StorageAction]:
         """Bring per-project storage up to date; returns what was done, in order.
 
@@ -145,13 +146,33 @@ class Admin:
         full-text partition a GIN index; partitions of deleted projects are detached concurrently and dropped; a
         project without partitions gets them. Run it after a bulk load and periodically (``scopedb storage``).
         ``online`` builds with ``CREATE INDEX CONCURRENTLY`` (no reads or writes wait, not even the project's
-        own); ``online=False`` builds in one pass, about twice as fast, and holds back writes to that one
-        project's partition while it runs — the choice right after a bulk load, when nothing writes.
+        own); ``online=False`` builds in one pass without waiting for older transactions, and holds back writes to
+        that one project's partition while it runs — the choice right after a bulk load, when nothing writes.
+        ``jobs`` builds that many indexes at a time, largest first (like ``pg_restore -j``): each build is one
+        backend, mostly on one core.
         """
+        if isinstance(jobs, bool) or not isinstance(jobs, int) or not 1 <= jobs <= 16:
+            raise ConfigurationError("jobs must be an integer from 1 to 16")
         plan = self.storage_plan(threshold, online=online)
         dimension = self._embedding_dimension() if any(a.action == "hnsw" for a in plan) else 0
-        for action in plan:
+
+        def run(action: StorageAction) -> None:
             self._outside_transaction(action, _build_memory_mb(action, dimension))
+
+        for action in plan:
+            if action.action == "create":
+                run(action)
+        builds = sorted((a for a in plan if a.action in ("hnsw", "gin")), key=lambda a: -a.row_count)
+        if jobs > 1 and len(builds) > 1:
+            with ThreadPoolExecutor(max_workers=jobs, thread_name_prefix="scopedb-storage") as pool:
+                for _ in pool.map(run, builds):  # re-raises the first failure
+                    pass
+        else:
+            for action in builds:
+                run(action)
+        for action in plan:
+            if action.action in ("detach", "drop"):
+                run(action)
         return plan
 
     def _embedding_dimension(self) -> int:
@@ -160,21 +181,20 @@ class Admin:
         return int(row[0]) if row else 0
 
     def _outside_transaction(self, action: StorageAction, memory_mb: int) -> None:
-        """Run one maintenance statement in autocommit, as scopedb_owner (CONCURRENTLY refuses a transaction)."""
+        """Run one maintenance statement in autocommit, as scopedb_owner (CONCURRENTLY refuses a transaction).
+
+        Each runs on a connection of its own, opened for it: a build holds its connection for minutes, longer than
+        the pool lends one, and ``jobs`` builds at a time would exhaust the admin pool.
+        """
         # The statement comes from scopedb_private.storage_plan, which builds it with format(): identifiers and
         # integers only, nothing a caller supplied.
         statement = action.statement
         try:
-            with self._pool.connection() as conn:
-                conn.autocommit = True
-                try:
-                    conn.execute("SET ROLE scopedb_owner")
-                    conn.execute(sql.SQL("SET maintenance_work_mem = {}").format(sql.Literal(f"{memory_mb}MB")))
-                    conn.execute(statement)
-                finally:
-                    conn.execute("RESET maintenance_work_mem")
-                    conn.execute("RESET ROLE")
-                    conn.autocommit = False
+            conninfo = self._pool.conninfo
+            with psycopg.connect(conninfo() if callable(conninfo) else conninfo, autocommit=True) as conn:
+                conn.execute("SET ROLE scopedb_owner")
+                conn.execute(sql.SQL("SET maintenance_work_mem = {}").format(sql.Literal(f"{memory_mb}MB")))
+                conn.execute(statement)
         except psycopg.Error as exc:
             raise translate(exc) from exc
 

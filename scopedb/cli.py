@@ -54,8 +54,9 @@ def _parser() -> argparse.ArgumentParser:
     storage.add_argument("--plan", action="store_true", help="print what would be done, do nothing")
     storage.add_argument(
         "--offline", action="store_true",
-        help="build without CONCURRENTLY: about twice as fast; writes to a project wait while its index builds",
+        help="build without CONCURRENTLY (waits for no transaction); writes to a project wait while its index builds",
     )  # fmt: skip
+    storage.add_argument("--jobs", type=int, default=1, help="indexes to build at a time, largest first (default 1)")
     audit = commands.add_parser("audit", help="lint the policies (exit status 1 when an error is found)")
     audit.add_argument("--format", choices=("table", "json"), default="table")
     ingest = commands.add_parser("ingest", help="index a directory of text files as fragments of a resource")
@@ -168,7 +169,7 @@ def _dispatch(args: argparse.Namespace) -> int:
             actions = (
                 admin.storage_plan(args.threshold, online=online)
                 if args.plan
-                else admin.maintain_storage(args.threshold, online=online)
+                else admin.maintain_storage(args.threshold, online=online, jobs=args.jobs)
             )
         for action in actions:
             print(f"scopedb: {'would ' if args.plan else ''}{action.action} ({action.statement})")

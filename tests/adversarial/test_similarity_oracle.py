@@ -144,3 +144,35 @@ def test_76_control_a_shared_index_answers_the_question(tenants: Tenants) -> Non
             counts[where] = conn.execute(probe, (tenants.a.id,)).fetchone()[0]  # type: ignore[index]
             conn.execute("COMMIT")
     assert counts["near"] < counts["far"] == 10
+
+
+def test_76_residual_inside_a_project_a_narrowed_scope_shares_its_project_s_index(tenants: Tenants) -> None:
+    """Residual (docs/security.md #56): the unit of storage is the project, so a scope narrowed to some paths of
+    A is served by A's index, which holds A's hidden rows too. Starved, that index answers the narrowed scope
+    with fewer rows when hidden rows of the same project lie near the query. scopedb's own search stays complete,
+    and B, in its own partition, has no part in it (the test above)."""
+    visible = [Fragment(project="acme/api", id=f"src{i}", content="a", path=f"src/{i}.py",
+                        embedding=_near(QUERY, 10 + i, 0.2)) for i in range(40)]  # fmt: skip
+    hidden = [Fragment(project="acme/api", id=f"private{i}", content="a", path=f"private/{i}.txt",
+                       embedding=_near(QUERY, 500 + i, 0.01)) for i in range(30)]  # fmt: skip
+    with tenants.db.scoped(tenants.scope("acme/api")) as s:
+        s.ingest_fragments(visible + hidden)
+    tenants.db.admin().maintain_storage(threshold=25)
+    with psycopg.connect(tenants.db.dsn, autocommit=True) as conn:
+        conn.execute("VACUUM ANALYZE scopedb.fragments")
+    narrowed = tenants.scope("acme/api", include_paths={"src/**"})
+    with tenants.db.scoped(narrowed) as s:
+        for setting in ("SET LOCAL enable_seqscan = off", "SET LOCAL enable_bitmapscan = off",
+                        "SET LOCAL enable_sort = off", "SET LOCAL hnsw.iterative_scan = off",
+                        "SET LOCAL hnsw.ef_search = 10"):  # fmt: skip
+            s.execute(setting)
+        probe = (f"SELECT count(*) FROM (SELECT id FROM scopedb.fragments WHERE project_id = %s "
+                 f"ORDER BY embedding <=> '{Q}' LIMIT 10) AS x")  # fmt: skip
+        starved = s.execute(probe, (tenants.a.id,)).scalar()
+        plan = "\n".join(r[0] for r in s.execute("EXPLAIN " + probe, (tenants.a.id,)).rows)
+    with tenants.db.scoped(narrowed) as s:
+        answer = s.search_vector(list(QUERY), limit=10)
+    assert f"fragments_{tenants.a.id}_embedding_hnsw" in plan
+    assert starved < 10  # the residual: hidden rows of A's own project took the starved scan's candidates
+    assert len(answer) == 10
+    assert all((h.fragment.path or "").startswith("src/") for h in answer)

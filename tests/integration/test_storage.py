@@ -10,6 +10,7 @@ import psycopg
 import pytest
 
 from scopedb import Database, Fragment, ResourceScope
+from scopedb.errors import ConfigurationError
 from tests.conftest import Tenants
 
 
@@ -98,3 +99,21 @@ def test_a_project_without_its_partitions_gets_them_from_maintenance(tenants: Te
     with tenants.db.scoped(tenants.scope("beta/web")) as s:
         s.ingest_fragments([Fragment(project="beta/web", id="back", content="searchable again")])
         assert [h.fragment.id for h in s.search_text("searchable")] == ["back"]
+
+
+def test_builds_run_several_at_a_time_largest_first(tenants: Tenants) -> None:
+    for project, count in (("acme/api", 60), ("beta/web", 30)):
+        with tenants.db.scoped(tenants.scope(project)) as s:
+            s.ingest_fragments(Fragment(project=project, id=f"j{n}", content="jobs", embedding=[n % 7 + 1.0] * 384)
+                               for n in range(count))  # fmt: skip
+    admin = tenants.db.admin()
+    with pytest.raises(ConfigurationError):
+        admin.maintain_storage(threshold=20, jobs=0)
+    done = admin.maintain_storage(threshold=20, online=False, jobs=3)
+    builds = [(a.project_id, a.action) for a in done if a.action in ("hnsw", "gin")]
+    assert set(builds) >= {(p.id, kind) for p in (tenants.a, tenants.b) for kind in ("hnsw", "gin")}
+    assert admin.storage_plan(threshold=20) == []  # everything the plan named was built
+    with tenants.db.scoped(tenants.scope("acme/api", "beta/web")) as s:
+        hits = s.search_vector([1.0] * 384, limit=5)
+        assert s.last_vector_strategy == "index"
+    assert len(hits) == 5
