@@ -38,14 +38,16 @@ def run(
     entry_seconds = QUICK_ENTRY_SECONDS if quick else 5.0
     queries = QUICK_QUERIES if quick else 10
     started = time.perf_counter()
-    with loaded(size, projects=projects) as bench:
+    with loaded(size, projects=projects, baseline=only is None or "vector" in only) as bench:
         result: dict[str, Any] = {
             "size": size,
             "n": bench.corpus.n,
             "dim": bench.corpus.dim,
             "projects": len(bench.corpus.projects),
             "machine": f"{platform.machine()}, {platform.python_version()}",
-            "command": f"python -m bench --size {size}" + (f" --projects {projects}" if projects else ""),
+            "command": f"python -m bench --size {size}"
+            + (f" --projects {projects}" if projects else "")
+            + (f" --only {','.join(sorted(only))}" if only else ""),
         }
         chosen: list[tuple[str, Callable[[], dict[str, Any]]]] = [
             ("ingest", functools.partial(suites.ingest, bench)),

@@ -1308,7 +1308,7 @@ CREATE TRIGGER resource_links_refuse_cycle
     BEFORE INSERT OR UPDATE ON scopedb.resource_links
     FOR EACH ROW EXECUTE FUNCTION scopedb_private.refuse_resource_cycle();
 
--- Keeps scopedb_private.fragment_search in step with fragments (deletes and key changes follow by foreign key).
+-- Keeps scopedb_private.fragment_search in step with fragments' inserts and updates (deletes: below).
 -- Statement-level, from the transition table: one set-based upsert per statement, not a definer call per row.
 CREATE FUNCTION scopedb_private.sync_fragment_search() RETURNS trigger
 LANGUAGE plpgsql
@@ -1340,5 +1340,51 @@ CREATE TRIGGER fragments_sync_search_update
 CREATE TRIGGER fragments_keep_original
     BEFORE UPDATE OF tier ON scopedb.fragments
     FOR EACH ROW EXECUTE FUNCTION scopedb_private.keep_original_content();
+
+-- What a foreign key with ON DELETE CASCADE would do for the owner-only copies of a fragment (its tsvector, its
+-- archived original), which cannot reference the partitioned fragments table without slowing every new project
+-- (sql/02_schema.sql). Statement-level: one set-based delete per statement, whatever removed the rows (the
+-- delete functions, or a project's deletion cascading to its fragments).
+CREATE FUNCTION scopedb_private.forget_fragment_copies() RETURNS trigger
+LANGUAGE plpgsql
+SECURITY DEFINER
+SET search_path = pg_catalog, pg_temp
+AS $$
+BEGIN
+    DELETE FROM scopedb_private.fragment_search AS s
+     USING gone AS g WHERE s.project_id = g.project_id AND s.id = g.id;
+    DELETE FROM scopedb_private.fragment_originals AS o
+     USING gone AS g WHERE o.project_id = g.project_id AND o.id = g.id;
+    RETURN NULL;
+END
+$$;
+COMMENT ON FUNCTION scopedb_private.forget_fragment_copies() IS
+    'Removes the full-text copy and the archived original of a statement''s deleted fragments.';
+
+CREATE TRIGGER fragments_forget_copies
+    AFTER DELETE ON scopedb.fragments
+    REFERENCING OLD TABLE AS gone
+    FOR EACH STATEMENT EXECUTE FUNCTION scopedb_private.forget_fragment_copies();
+
+-- The copies are keyed like the fragment, and no foreign key carries a key change over to them: a fragment's
+-- (project_id, id) is fixed once written. (The app has no UPDATE on either column; this holds the owner to it.)
+CREATE FUNCTION scopedb_private.refuse_fragment_key_change() RETURNS trigger
+LANGUAGE plpgsql
+SET search_path = pg_catalog, pg_temp
+AS $$
+BEGIN
+    IF NEW.project_id IS DISTINCT FROM OLD.project_id OR NEW.id IS DISTINCT FROM OLD.id THEN
+        RAISE EXCEPTION 'a fragment''s project and id cannot change; insert a new fragment instead'
+              USING ERRCODE = 'integrity_constraint_violation';
+    END IF;
+    RETURN NEW;
+END
+$$;
+COMMENT ON FUNCTION scopedb_private.refuse_fragment_key_change() IS
+    'Refuses an update of a fragment''s key (its full-text copy and original follow the key).';
+
+CREATE TRIGGER fragments_fixed_key
+    BEFORE UPDATE OF project_id, id ON scopedb.fragments
+    FOR EACH ROW EXECUTE FUNCTION scopedb_private.refuse_fragment_key_change();
 
 RESET ROLE;

@@ -117,3 +117,38 @@ def test_builds_run_several_at_a_time_largest_first(tenants: Tenants) -> None:
         hits = s.search_vector([1.0] * 384, limit=5)
         assert s.last_vector_strategy == "index"
     assert len(hits) == 5
+
+
+def _copies(db: Database, project_id: int) -> tuple[int, int]:
+    with psycopg.connect(db.dsn) as conn:
+        row = conn.execute(
+            "SELECT (SELECT count(*) FROM scopedb_private.fragment_search WHERE project_id = %(p)s),"
+            " (SELECT count(*) FROM scopedb_private.fragment_originals WHERE project_id = %(p)s)",
+            {"p": project_id},
+        ).fetchone()
+    assert row is not None
+    return int(row[0]), int(row[1])
+
+
+def test_the_owner_only_copies_follow_their_fragments(tenants: Tenants) -> None:
+    """The full-text copy and the archived original go when their fragment goes (by trigger: no foreign key may
+    reference the partitioned table), whether one fragment is deleted or the whole project; keys never change."""
+    for name in ("acme/api", "beta/web"):
+        with tenants.db.scoped(tenants.scope(name)) as s:
+            s.ingest_fragments([Fragment(project=name, id=f"c{n}", content=f"copy {n}") for n in range(3)])
+    with psycopg.connect(tenants.db.dsn, autocommit=True) as conn:
+        for project in (tenants.a, tenants.b):
+            conn.execute(
+                "INSERT INTO scopedb_private.fragment_originals (project_id, id, content) "
+                "SELECT project_id, id, content FROM scopedb.fragments WHERE project_id = %s",
+                (project.id,),
+            )
+    a_before, b_before = _copies(tenants.db, tenants.a.id), _copies(tenants.db, tenants.b.id)
+    with tenants.db.scoped(tenants.scope("acme/api")) as s:
+        assert s.delete_fragments("acme/api", ["c0", "c1"]) == 2
+    assert _copies(tenants.db, tenants.a.id) == (a_before[0] - 2, a_before[1] - 2)
+    assert _copies(tenants.db, tenants.b.id) == b_before  # B's copies untouched
+    assert tenants.db.admin().delete_project("beta/web") is True
+    assert _copies(tenants.db, tenants.b.id) == (0, 0)
+    with psycopg.connect(tenants.db.dsn) as conn, pytest.raises(psycopg.errors.IntegrityConstraintViolation):
+        conn.execute("UPDATE scopedb.fragments SET id = 'renamed' WHERE project_id = %s AND id = 'c2'", (tenants.a.id,))

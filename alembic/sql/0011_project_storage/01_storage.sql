@@ -7,6 +7,8 @@
 --     are dropped. Policies, grants and triggers are re-created on the new tables as sql/ defines them.
 --   * scopedb.nearest_fragments answers vector search in one call; text_candidates, the delete functions and
 --     pin_settings plan with the scope's project ids as constants (plan_cache_mode), so partitions are pruned.
+--   * The full-text copy and the archived originals follow fragments by trigger instead of foreign key (a key
+--     referencing a partitioned table made each new project's partitions slower to attach than the last).
 
 CREATE SCHEMA IF NOT EXISTS scopedb_parts AUTHORIZATION scopedb_owner;
 
@@ -47,9 +49,7 @@ CREATE TABLE scopedb_private.fragment_search (
     LIKE scopedb_parts.legacy_fragment_search INCLUDING DEFAULTS INCLUDING CONSTRAINTS INCLUDING STORAGE
 ) PARTITION BY LIST (project_id);
 ALTER TABLE scopedb_private.fragment_search
-    ADD CONSTRAINT fragment_search_pkey PRIMARY KEY (project_id, id),
-    ADD CONSTRAINT fragment_search_fragment_fkey FOREIGN KEY (project_id, id)
-        REFERENCES scopedb.fragments (project_id, id) ON DELETE CASCADE ON UPDATE CASCADE;
+    ADD CONSTRAINT fragment_search_pkey PRIMARY KEY (project_id, id);
 COMMENT ON TABLE scopedb_private.fragment_search IS
     'Owner-only copy of fragments.tsv, one partition per project, with a GIN index on the partitions of larger '
     'projects: for scoped full-text search (see scopedb.text_candidates).';
@@ -385,6 +385,39 @@ BEGIN
     RETURN removed;
 END
 $$;
+
+CREATE FUNCTION scopedb_private.forget_fragment_copies() RETURNS trigger
+LANGUAGE plpgsql
+SECURITY DEFINER
+SET search_path = pg_catalog, pg_temp
+AS $$
+BEGIN
+    DELETE FROM scopedb_private.fragment_search AS s
+     USING gone AS g WHERE s.project_id = g.project_id AND s.id = g.id;
+    DELETE FROM scopedb_private.fragment_originals AS o
+     USING gone AS g WHERE o.project_id = g.project_id AND o.id = g.id;
+    RETURN NULL;
+END
+$$;
+
+COMMENT ON FUNCTION scopedb_private.forget_fragment_copies() IS
+    'Removes the full-text copy and the archived original of a statement''s deleted fragments.';
+
+CREATE FUNCTION scopedb_private.refuse_fragment_key_change() RETURNS trigger
+LANGUAGE plpgsql
+SET search_path = pg_catalog, pg_temp
+AS $$
+BEGIN
+    IF NEW.project_id IS DISTINCT FROM OLD.project_id OR NEW.id IS DISTINCT FROM OLD.id THEN
+        RAISE EXCEPTION 'a fragment''s project and id cannot change; insert a new fragment instead'
+              USING ERRCODE = 'integrity_constraint_violation';
+    END IF;
+    RETURN NEW;
+END
+$$;
+
+COMMENT ON FUNCTION scopedb_private.refuse_fragment_key_change() IS
+    'Refuses an update of a fragment''s key (its full-text copy and original follow the key).';
 
 CREATE OR REPLACE FUNCTION scopedb_audit.installed_facts()
 RETURNS TABLE (kind text, object text, fact text)
@@ -1055,13 +1088,20 @@ CREATE TRIGGER fragments_keep_original
     BEFORE UPDATE OF tier ON scopedb.fragments
     FOR EACH ROW EXECUTE FUNCTION scopedb_private.keep_original_content();
 
+CREATE TRIGGER fragments_forget_copies
+    AFTER DELETE ON scopedb.fragments
+    REFERENCING OLD TABLE AS gone
+    FOR EACH STATEMENT EXECUTE FUNCTION scopedb_private.forget_fragment_copies();
+
+CREATE TRIGGER fragments_fixed_key
+    BEFORE UPDATE OF project_id, id ON scopedb.fragments
+    FOR EACH ROW EXECUTE FUNCTION scopedb_private.refuse_fragment_key_change();
+
 -- Every existing project gets its partitions; the rows move in (the insert trigger fills the full-text copy).
 SELECT scopedb_private.create_project_storage(p.id) FROM scopedb.projects AS p ORDER BY p.id;
 INSERT INTO scopedb.fragments (project_id, id, resource_id, path, fqn, content, embedding, tier, token_count, last_accessed_at, valid_from, valid_to, created_at, created_by)
 SELECT project_id, id, resource_id, path, fqn, content, embedding, tier, token_count, last_accessed_at, valid_from, valid_to, created_at, created_by FROM scopedb_parts.legacy_fragments;
-ALTER TABLE scopedb_private.fragment_originals
-    ADD CONSTRAINT fragment_originals_fragment_fkey FOREIGN KEY (project_id, id)
-        REFERENCES scopedb.fragments (project_id, id) ON DELETE CASCADE ON UPDATE CASCADE;
+-- The copies follow fragments by trigger now (fragments_forget_copies, fragments_fixed_key), not by foreign key.
 DROP TABLE scopedb_parts.legacy_fragment_search;
 DROP TABLE scopedb_parts.legacy_fragments;
 

@@ -2,7 +2,6 @@
 SET ROLE scopedb_owner;
 
 DROP TRIGGER projects_create_storage ON scopedb.projects;
-ALTER TABLE scopedb_private.fragment_originals DROP CONSTRAINT fragment_originals_fragment_fkey;
 
 CREATE TABLE scopedb_parts.legacy_fragments (
     LIKE scopedb.fragments
@@ -650,6 +649,10 @@ DROP FUNCTION scopedb_private.project_storage_on_insert();
 DROP FUNCTION scopedb_private.storage_plan(integer, boolean);
 
 DROP FUNCTION scopedb.nearest_fragments(vector, integer, bigint[], text, boolean, integer, integer);
+
+DROP FUNCTION scopedb_private.forget_fragment_copies();
+
+DROP FUNCTION scopedb_private.refuse_fragment_key_change();
 
 CREATE POLICY "app sees nothing until a scope is entered" ON scopedb.fragments
     AS PERMISSIVE FOR ALL TO scopedb_app
