@@ -49,6 +49,7 @@ class Finding:
 STORAGE_THRESHOLD = 200
 #: The most maintenance_work_mem one index build asks for (an HNSW build that fits in memory is several times faster).
 MAX_BUILD_MEMORY_MB = 4_096
+STORAGE_PLAN_BATCH = 100  # projects planned per transaction (each holds its partitions' locks until it ends)
 
 
 @dataclass(frozen=True)
@@ -130,12 +131,23 @@ class Admin:
     # Per-project storage ----------------------------------------------------------------------------------------
 
     def storage_plan(self, threshold: int | None = STORAGE_THRESHOLD, *, online: bool = True) -> list[StorageAction]:
-        """What :meth:`maintain_storage` would do now (``threshold=None``: create and drop only, build nothing)."""
+        """What :meth:`maintain_storage` would do now (``threshold=None``: create and drop only, build nothing).
+
+        Planned a batch of projects per transaction: counting a project's rows locks its partitions until the
+        transaction ends, and one transaction over thousands of projects runs out of lock slots.
+        """
         with self.transaction() as conn:
-            rows = conn.execute(
-                sqlfiles.query("admin", "storage_plan"), {"threshold": threshold, "online": online}
-            ).fetchall()
-        return [StorageAction(*row) for row in rows]
+            ids = [row[0] for row in conn.execute(sqlfiles.query("admin", "list_projects")).fetchall()]
+        plan: list[StorageAction] = []
+        batches = [ids[i : i + STORAGE_PLAN_BATCH] for i in range(0, len(ids), STORAGE_PLAN_BATCH)]
+        for batch in [*batches, []]:  # the last, empty batch plans the partitions of deleted projects
+            with self.transaction() as conn:
+                rows = conn.execute(
+                    sqlfiles.query("admin", "storage_plan"),
+                    {"threshold": threshold, "online": online, "projects": batch},
+                ).fetchall()
+            plan.extend(StorageAction(*row) for row in rows)
+        return plan
 
     def maintain_storage(
         self, threshold: int | None = STORAGE_THRESHOLD, *, online: bool = True, jobs: int = 1

@@ -703,10 +703,16 @@ CREATE TRIGGER projects_create_storage
 --   detach / drop   a partition whose project no longer exists is detached, then dropped
 -- Below the threshold a project is searched exactly (through its primary key): no index means no approximation,
 -- and for a few hundred rows an exact scan costs about what an index scan does. With `online` false the
--- indexes are built with a plain CREATE INDEX: faster (one pass over the rows, no waiting for other transactions),
--- and it still locks only the project's own partition — its writes wait for the build, no one else's do (the
--- choice after a bulk load, when nothing writes).
-CREATE FUNCTION scopedb_private.storage_plan(threshold integer, online boolean DEFAULT true)
+-- indexes are built with a plain CREATE INDEX: one pass over the rows, no waiting for other transactions, and it
+-- still locks only the project's own partition — its writes wait for the build, no one else's do (the choice
+-- after a bulk load, when nothing writes).
+--
+-- `projects` limits the plan to those projects (NULL: every project). Counting a project's rows locks its
+-- partitions until the transaction ends, and with thousands of projects one transaction ran out of lock slots
+-- (max_locks_per_transaction); the caller plans a batch of projects per transaction. Partitions of deleted
+-- projects, which need no count, are planned when `projects` is NULL or empty.
+CREATE FUNCTION scopedb_private.storage_plan(threshold integer, online boolean DEFAULT true,
+                                             projects bigint[] DEFAULT NULL)
 RETURNS TABLE (project_id bigint, action text, statement text, row_count bigint)
 LANGUAGE plpgsql
 STABLE
@@ -722,7 +728,8 @@ BEGIN
     IF threshold < 1 THEN
         RAISE EXCEPTION 'threshold must be a positive number of rows' USING ERRCODE = 'invalid_parameter_value';
     END IF;
-    FOR p IN SELECT pr.id FROM scopedb.projects AS pr ORDER BY pr.id LOOP
+    FOR p IN SELECT pr.id FROM scopedb.projects AS pr WHERE projects IS NULL OR pr.id = ANY (projects)
+              ORDER BY pr.id LOOP
         IF pg_catalog.to_regclass(pg_catalog.format('scopedb_parts.fragments_%s', p.id)) IS NULL
            OR pg_catalog.to_regclass(pg_catalog.format('scopedb_parts.fragment_search_%s', p.id)) IS NULL THEN
             RETURN QUERY SELECT p.id, 'create',
@@ -759,7 +766,10 @@ BEGIN
             END IF;
         END IF;
     END LOOP;
-    -- Partitions of projects that no longer exist: the full-text one first (it references the other).
+    IF COALESCE(pg_catalog.cardinality(projects), 0) > 0 THEN
+        RETURN;
+    END IF;
+    -- Partitions of projects that no longer exist: the full-text one first (the order the tables were made in).
     RETURN QUERY
         SELECT o.project_id, a.action, pg_catalog.format(a.template, o.parent, o.part), 0::bigint
           FROM (SELECT i.inhparent::regclass AS parent, c.oid::regclass AS part,
@@ -783,7 +793,7 @@ BEGIN
          WHERE c.relnamespace = 'scopedb_parts'::regnamespace AND c.relkind = 'r' AND NOT c.relispartition;
 END
 $$;
-COMMENT ON FUNCTION scopedb_private.storage_plan(integer, boolean) IS
+COMMENT ON FUNCTION scopedb_private.storage_plan(integer, boolean, bigint[]) IS
     'The maintenance actions per-project storage needs now, each with its statement (run outside a transaction).';
 
 -- ---------------------------------------------------------------------------------------------------------------

@@ -46,7 +46,8 @@ DELETE FROM scopedb.projects WHERE name = %(name)s RETURNING id;
 
 -- name: storage_plan
 -- What per-project storage needs now (scopedb_private.storage_plan): each row an action and its statement.
-SELECT project_id, action, statement, row_count FROM scopedb_private.storage_plan(%(threshold)s, %(online)s);
+SELECT project_id, action, statement, row_count
+  FROM scopedb_private.storage_plan(%(threshold)s, %(online)s, %(projects)s::bigint[]);
 
 -- name: login_hazards
 -- Run as scopedb_app (SET [LOCAL] ROLE first: a login that is not a member cannot): why the logged-in role must not

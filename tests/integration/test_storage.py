@@ -10,6 +10,7 @@ import psycopg
 import pytest
 
 from scopedb import Database, Fragment, ResourceScope
+from scopedb import admin as admin_module
 from scopedb.errors import ConfigurationError
 from tests.conftest import Tenants
 
@@ -152,3 +153,16 @@ def test_the_owner_only_copies_follow_their_fragments(tenants: Tenants) -> None:
     assert _copies(tenants.db, tenants.b.id) == (0, 0)
     with psycopg.connect(tenants.db.dsn) as conn, pytest.raises(psycopg.errors.IntegrityConstraintViolation):
         conn.execute("UPDATE scopedb.fragments SET id = 'renamed' WHERE project_id = %s AND id = 'c2'", (tenants.a.id,))
+
+
+def test_the_plan_is_made_a_batch_of_projects_at_a_time(tenants: Tenants, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Counting rows locks a project's partitions until the transaction ends; with thousands of projects one
+    transaction ran out of lock slots, so the plan is made in batches — and is the same plan."""
+    for name in ("acme/api", "beta/web"):
+        with tenants.db.scoped(tenants.scope(name)) as s:
+            s.ingest_fragments([Fragment(project=name, id=f"b{n}", content="batch") for n in range(25)])
+    admin = tenants.db.admin()
+    whole = admin.storage_plan(threshold=20)
+    monkeypatch.setattr(admin_module, "STORAGE_PLAN_BATCH", 1)
+    assert sorted(admin.storage_plan(threshold=20), key=repr) == sorted(whole, key=repr)
+    assert {(a.project_id, a.action) for a in whole} >= {(tenants.a.id, "gin"), (tenants.b.id, "gin")}

@@ -134,7 +134,8 @@ $$;
 COMMENT ON FUNCTION scopedb_private.project_storage_on_insert() IS
     'Gives every new project its partitions (scopedb_private.create_project_storage).';
 
-CREATE FUNCTION scopedb_private.storage_plan(threshold integer, online boolean DEFAULT true)
+CREATE FUNCTION scopedb_private.storage_plan(threshold integer, online boolean DEFAULT true,
+                                             projects bigint[] DEFAULT NULL)
 RETURNS TABLE (project_id bigint, action text, statement text, row_count bigint)
 LANGUAGE plpgsql
 STABLE
@@ -150,7 +151,8 @@ BEGIN
     IF threshold < 1 THEN
         RAISE EXCEPTION 'threshold must be a positive number of rows' USING ERRCODE = 'invalid_parameter_value';
     END IF;
-    FOR p IN SELECT pr.id FROM scopedb.projects AS pr ORDER BY pr.id LOOP
+    FOR p IN SELECT pr.id FROM scopedb.projects AS pr WHERE projects IS NULL OR pr.id = ANY (projects)
+              ORDER BY pr.id LOOP
         IF pg_catalog.to_regclass(pg_catalog.format('scopedb_parts.fragments_%s', p.id)) IS NULL
            OR pg_catalog.to_regclass(pg_catalog.format('scopedb_parts.fragment_search_%s', p.id)) IS NULL THEN
             RETURN QUERY SELECT p.id, 'create',
@@ -187,7 +189,10 @@ BEGIN
             END IF;
         END IF;
     END LOOP;
-    -- Partitions of projects that no longer exist: the full-text one first (it references the other).
+    IF COALESCE(pg_catalog.cardinality(projects), 0) > 0 THEN
+        RETURN;
+    END IF;
+    -- Partitions of projects that no longer exist: the full-text one first (the order the tables were made in).
     RETURN QUERY
         SELECT o.project_id, a.action, pg_catalog.format(a.template, o.parent, o.part), 0::bigint
           FROM (SELECT i.inhparent::regclass AS parent, c.oid::regclass AS part,
@@ -212,7 +217,7 @@ BEGIN
 END
 $$;
 
-COMMENT ON FUNCTION scopedb_private.storage_plan(integer, boolean) IS
+COMMENT ON FUNCTION scopedb_private.storage_plan(integer, boolean, bigint[]) IS
     'The maintenance actions per-project storage needs now, each with its statement (run outside a transaction).';
 
 CREATE OR REPLACE FUNCTION scopedb.text_candidates(query tsquery, max_rows integer)

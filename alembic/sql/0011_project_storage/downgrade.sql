@@ -646,7 +646,7 @@ DROP FUNCTION scopedb_private.create_project_storage(bigint);
 
 DROP FUNCTION scopedb_private.project_storage_on_insert();
 
-DROP FUNCTION scopedb_private.storage_plan(integer, boolean);
+DROP FUNCTION scopedb_private.storage_plan(integer, boolean, bigint[]);
 
 DROP FUNCTION scopedb.nearest_fragments(vector, integer, bigint[], text, boolean, integer, integer);
 
