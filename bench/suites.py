@@ -194,8 +194,9 @@ def scale(bench: Bench, repeat: int) -> dict[str, Any]:
             s.execute("SET LOCAL enable_sort = off")
             split = {
                 "q": q,
-                "indexed": [i for i in ids if i in indexed],
-                "scanned": [i for i in ids if i not in indexed],
+                # As nearest_fragments does: an empty list becomes [0], which prunes every partition.
+                "indexed": [i for i in ids if i in indexed] or [0],
+                "scanned": [i for i in ids if i not in indexed] or [0],
             }
             for _ in range(repeat):
                 times["vector"].append(_planning_ms(s.execute("EXPLAIN (SUMMARY ON) " + _NEAREST_PLANNED, split).rows))

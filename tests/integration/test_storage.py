@@ -166,3 +166,23 @@ def test_the_plan_is_made_a_batch_of_projects_at_a_time(tenants: Tenants, monkey
     monkeypatch.setattr(admin_module, "STORAGE_PLAN_BATCH", 1)
     assert sorted(admin.storage_plan(threshold=20), key=repr) == sorted(whole, key=repr)
     assert {(a.project_id, a.action) for a in whole} >= {(tenants.a.id, "gin"), (tenants.b.id, "gin")}
+
+
+def test_a_search_opens_only_the_scope_s_partitions(tenants: Tenants) -> None:
+    """With every project of the scope indexed, the exact branch has no project; `project_id = ANY ('{}')` under
+    RLS was found false only after every partition had been opened and locked (10,000 projects: out of locks).
+    Text search read its candidates back by key alone, which opened every partition as well."""
+    with tenants.db.scoped(tenants.scope("acme/api")) as s:
+        s.ingest_fragments(Fragment(project="acme/api", id=f"l{n}", content="locks", embedding=[n % 5 + 1.0] * 384)
+                           for n in range(30))  # fmt: skip
+    tenants.db.admin().maintain_storage(threshold=20)
+    with tenants.db.scoped(tenants.scope("acme/api")) as s:
+        assert len(s.search_vector([1.0] * 384, limit=5)) == 5
+        assert s.last_vector_strategy == "index"
+        s.search_text("locks")
+        opened = s.execute(
+            "SELECT DISTINCT c.relname FROM pg_locks AS l JOIN pg_class AS c ON c.oid = l.relation "
+            "WHERE l.pid = pg_backend_pid() AND c.relnamespace = 'scopedb_parts'::regnamespace"
+        ).rows
+    assert opened
+    assert {name for (name,) in opened if f"_{tenants.a.id}" not in name} == set()

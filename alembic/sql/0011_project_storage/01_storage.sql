@@ -245,6 +245,9 @@ BEGIN
     IF max_rows IS NULL OR max_rows < 0 OR max_rows > 100000 THEN
         RAISE EXCEPTION 'max_rows must be between 0 and 100000' USING ERRCODE = 'invalid_parameter_value';
     END IF;
+    IF COALESCE(pg_catalog.cardinality(ids), 0) = 0 THEN  -- no scope: nothing, and no partition opened
+        RETURN;
+    END IF;
     RETURN QUERY
         SELECT s.project_id, s.id, pg_catalog.ts_rank_cd(s.tsv, query)
           FROM scopedb_private.fragment_search AS s
@@ -289,6 +292,9 @@ BEGIN
     IF metric IS NULL OR metric NOT IN ('cosine', 'l2', 'inner_product') THEN
         RAISE EXCEPTION 'metric must be cosine, l2 or inner_product' USING ERRCODE = 'invalid_parameter_value';
     END IF;
+    IF COALESCE(pg_catalog.cardinality(projects), 0) = 0 THEN
+        RETURN;
+    END IF;
     IF metric = 'cosine' AND NOT exact THEN
         -- Which of the projects have an HNSW index on their partition (the catalog is readable by every role).
         SELECT COALESCE(pg_catalog.array_agg(p.id) FILTER (WHERE x.indexrelid IS NOT NULL), '{}'),
@@ -298,6 +304,11 @@ BEGIN
           LEFT JOIN pg_catalog.pg_class AS c
             ON c.relnamespace = 'scopedb_parts'::regnamespace AND c.relname = 'fragments_' || p.id || '_embedding_hnsw'
           LEFT JOIN pg_catalog.pg_index AS x ON x.indexrelid = c.oid AND x.indisvalid;
+        -- An empty list would be `project_id = ANY ('{}')`, which under RLS the planner finds false only after
+        -- opening and locking every partition (10,000 projects: out of lock slots). No project has id 0 and no
+        -- partition holds it, so '{0}' is pruned to nothing before any partition is opened.
+        indexed := CASE WHEN pg_catalog.cardinality(indexed) > 0 THEN indexed ELSE '{0}' END;
+        scanned := CASE WHEN pg_catalog.cardinality(scanned) > 0 THEN scanned ELSE '{0}' END;
         PERFORM pg_catalog.set_config('hnsw.ef_search', GREATEST(LEAST(ef_search, 1000), k, 1)::text, true),
                 pg_catalog.set_config('hnsw.max_scan_tuples', GREATEST(max_scan_tuples, 1)::text, true),
                 pg_catalog.set_config('enable_sort', 'off', true);
