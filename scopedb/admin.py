@@ -45,7 +45,7 @@ class Finding:
 
 
 #: Rows (with an embedding, for HNSW; of text, for GIN) from which a project gets its own search index. Below it a
-#: project is searched exactly: for a few thousand rows that costs about what an index scan does, and is exact.
+#: project is searched exactly: for a few hundred rows that costs about what an index scan does, and is exact.
 STORAGE_THRESHOLD = 200
 #: The most maintenance_work_mem one index build asks for (an HNSW build that fits in memory is several times faster).
 MAX_BUILD_MEMORY_MB = 4_096

@@ -40,7 +40,7 @@ def _fill(dsn: str) -> dict[str, int]:
                     (pid, f"f{i}", f"src/{i % 7}.py", f"{name.split('/')[0]} word{i % 13} text", _vector(rng)),
                 )
             counts[name] = n
-        # Two cold fragments keep their originals (scopedb_private.fragment_originals, with a foreign key).
+        # Two cold fragments keep their originals (scopedb_private.fragment_originals).
         conn.execute("UPDATE scopedb.fragments SET tier = 'cold', content = 'summary' WHERE id IN ('f1', 'f2')")
     return counts
 
