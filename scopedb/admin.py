@@ -125,7 +125,8 @@ class Admin:
         row = self._one("delete_project", {"name": name})
         if row is None:
             return False
-        self.maintain_storage(threshold=None)
+        for action in self._plan_batch(None, online=True, projects=[]):  # the deleted projects' partitions only
+            self._outside_transaction(action, _build_memory_mb(action, 0))
         return True
 
     # Per-project storage ----------------------------------------------------------------------------------------
@@ -141,13 +142,17 @@ class Admin:
         plan: list[StorageAction] = []
         batches = [ids[i : i + STORAGE_PLAN_BATCH] for i in range(0, len(ids), STORAGE_PLAN_BATCH)]
         for batch in [*batches, []]:  # the last, empty batch plans the partitions of deleted projects
-            with self.transaction() as conn:
-                rows = conn.execute(
-                    sqlfiles.query("admin", "storage_plan"),
-                    {"threshold": threshold, "online": online, "projects": batch},
-                ).fetchall()
-            plan.extend(StorageAction(*row) for row in rows)
+            plan.extend(self._plan_batch(threshold, online=online, projects=batch))
         return plan
+
+    def _plan_batch(self, threshold: int | None, *, online: bool, projects: list[int]) -> list[StorageAction]:
+        """scopedb_private.storage_plan for ``projects`` in one transaction (empty: deleted projects' partitions)."""
+        with self.transaction() as conn:
+            rows = conn.execute(
+                sqlfiles.query("admin", "storage_plan"),
+                {"threshold": threshold, "online": online, "projects": projects},
+            ).fetchall()
+        return [StorageAction(*row) for row in rows]
 
     def maintain_storage(
         self, threshold: int | None = STORAGE_THRESHOLD, *, online: bool = True, jobs: int = 1
