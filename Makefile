@@ -5,7 +5,7 @@ PYTHON ?= python3
 VENV   := .venv
 BIN    := $(VENV)/bin
 
-.PHONY: demo test lint typecheck pytest bench bench-smoke manifest clean
+.PHONY: demo test lint generate typecheck pytest bench bench-smoke manifest clean
 
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
@@ -24,8 +24,14 @@ demo: $(VENV)/.installed
 test: lint typecheck pytest
 
 lint: $(VENV)/.installed-dev
-	$(BIN)/ruff check scopedb tests bench alembic
-	$(BIN)/ruff format --check scopedb tests bench alembic
+	$(BIN)/ruff check scopedb tests bench alembic .ci
+	$(BIN)/ruff format --check scopedb tests bench alembic .ci
+	$(BIN)/python .ci/async_to_sync.py --check
+	$(BIN)/lint-imports
+
+# Regenerate the sync modules (scopedb/database.py, session.py, ...) from their *_async.py sources.
+generate: $(VENV)/.installed-dev
+	$(BIN)/python .ci/async_to_sync.py
 
 typecheck: $(VENV)/.installed-dev
 	$(BIN)/mypy

@@ -22,9 +22,10 @@ from psycopg import sql
 from bench.corpus import scope_for_fraction
 from bench.harness import Bench, interleaved
 from scopedb import Fragment, sqlfiles
-from scopedb.backends.postgres import VectorStrategy, search_vector
-from scopedb.ingest import vector_literal
+from scopedb.entry import enter_token
+from scopedb.retrieval import VectorStrategy
 from scopedb.session import ScopedSession
+from scopedb.vectors import vector_literal
 
 FRACTIONS = (0.001, 0.01, 0.1, 1.0)
 
@@ -86,7 +87,7 @@ def vector(bench: Bench, repeat: int, queries: int = 10) -> dict[str, Any]:
         with bench.db.scoped(bench.scope(projects)) as s:
             for q in vectors:
                 truth = {h.fragment.id + h.fragment.project_name for h in
-                         search_vector(s, q, limit=10, strategy=VectorStrategy(exact=True))}  # fmt: skip
+                         s.search_vector(q, limit=10, strategy=VectorStrategy(exact=True))}  # fmt: skip
                 answers: dict[str, set[str]] = {}
                 actions = {
                     name: functools.partial(_record, answers, name, fn)
@@ -135,7 +136,7 @@ def exact_scan(bench: Bench, repeat: int) -> dict[str, Any]:
     with bench.db.scoped(bench.scope([project])) as s:
         timings = interleaved(
             {
-                "rls": lambda: search_vector(s, q, limit=10, strategy=VectorStrategy(exact=True)),
+                "rls": lambda: s.search_vector(q, limit=10, strategy=VectorStrategy(exact=True)),
                 "owner": functools.partial(_owner_rows, bench, owner_sql, {"q": literal, "p": pid}),
             },
             repeat,
@@ -259,7 +260,7 @@ def _vector_ways(
     literal = vector_literal(q)
 
     def scopedb_way() -> set[str]:
-        return {h.fragment.id + h.fragment.project_name for h in search_vector(s, q, limit=10)}
+        return {h.fragment.id + h.fragment.project_name for h in s.search_vector(q, limit=10)}
 
     def unfiltered() -> set[str]:  # the bar's baseline: one index over every row, nothing filtered
         bench.owner.execute(sql.SQL("SET hnsw.ef_search = {}; SET hnsw.iterative_scan = off").format(ef))
@@ -339,11 +340,11 @@ def entry(bench: Bench, repeat: int, seconds: float = 5.0, workers: int = 4) -> 
     scope = bench.scope([project])
     pid = bench.project_ids[project]
     lookup = "SELECT content FROM scopedb.fragments WHERE project_id = %s AND id = 'f7'"
-    pool = bench.db._pool("app")
+    pool = bench.db._pool()
     with pool.connection() as conn:
 
         def enter() -> None:  # signed by the client, resolved by the database (the first entry of a scope)
-            bench.db._enter_token(conn, bench.db.sign(scope))
+            enter_token(conn, bench.db.sign(scope), scope_entry="function")
             conn.execute("ROLLBACK")
 
         def enter_again() -> None:  # the scope's resolved token kept from an earlier entry (scopedb.resolved)

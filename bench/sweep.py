@@ -20,8 +20,8 @@ from psycopg import sql
 
 from bench.corpus import scope_for_fraction
 from bench.harness import loaded
-from scopedb.backends.postgres import VectorStrategy, search_vector
-from scopedb.ingest import vector_literal
+from scopedb.retrieval import VectorStrategy
+from scopedb.vectors import vector_literal
 
 RESULTS = Path(__file__).resolve().parent / "results"
 EF_SEARCH = (10, 20, 40, 100, 200)
@@ -41,13 +41,13 @@ def sweep(size: str, queries: int = 20) -> list[dict[str, Any]]:
                 (f"per-project ef_search={ef}", VectorStrategy(min_ef_search=ef, ef_search_per_k=0)) for ef in EF_SEARCH
             ]
             with bench.db.scoped(bench.scope(projects)) as s:
-                truth = [{h.fragment.id for h in search_vector(s, q, limit=10, strategy=exact)} for q in vectors]
+                truth = [{h.fragment.id for h in s.search_vector(q, limit=10, strategy=exact)} for q in vectors]
                 for name, strategy in ways:
                     recall, latency = [], []
                     for q, expected in zip(vectors, truth, strict=True):
-                        search_vector(s, q, limit=10, strategy=strategy)  # warm
+                        s.search_vector(q, limit=10, strategy=strategy)  # warm
                         started = time.perf_counter()
-                        hits = search_vector(s, q, limit=10, strategy=strategy)
+                        hits = s.search_vector(q, limit=10, strategy=strategy)
                         latency.append(time.perf_counter() - started)
                         recall.append(len({h.fragment.id for h in hits} & expected) / min(10, visible))
                     p50 = 1000 * statistics.median(latency)

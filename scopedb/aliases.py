@@ -11,10 +11,14 @@ from __future__ import annotations
 from collections import defaultdict, deque
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
+from typing import Protocol, TypeVar
 
-from scopedb import sqlfiles
+from scopedb import sqlfiles, steps
+from scopedb.errors import InvalidArgumentError
 from scopedb.scope import ResourceScope
-from scopedb.session import ScopedSession
+from scopedb.steps import Statement, Steps
+
+T = TypeVar("T")
 
 ChildLookup = Callable[[str], Iterable[str]]
 
@@ -109,13 +113,23 @@ def _resolve(
     exclude: Iterable[str] | None,
     expand: Callable[[frozenset[str]], frozenset[str]],
 ) -> ResourceScope:
+    chosen, removed = _choose(projects, include, exclude)
+    return _scope(projects, expand(chosen), expand(removed))
+
+
+def _choose(
+    projects: Sequence[ProjectRecord], include: Iterable[str] | None, exclude: Iterable[str] | None
+) -> tuple[frozenset[str], frozenset[str]]:
+    """The resource ids ``include`` and ``exclude`` name (aliases or ids), before child expansion."""
     if not projects:
-        raise ValueError("resolve_resource_scope needs at least one project")
+        raise InvalidArgumentError("resolve_resource_scope needs at least one project")
     resources = [r for project in projects for r in project.resources]
     resolver = ResourceAliasResolver(resources)
     chosen = frozenset(r.id for r in resources) if include is None else resolver.resolve_many(include)
-    removed = resolver.resolve_many(exclude or ())
-    chosen, removed = expand(chosen), expand(removed)
+    return chosen, resolver.resolve_many(exclude or ())
+
+
+def _scope(projects: Sequence[ProjectRecord], chosen: frozenset[str], removed: frozenset[str]) -> ResourceScope:
     return ResourceScope(
         project_names={p.name for p in projects},
         resource_ids=chosen - removed,
@@ -124,24 +138,60 @@ def _resolve(
     )
 
 
-class DatabaseResourceRegistry:
-    """The resource registry of the database, read inside a scoped session (so RLS bounds what it sees)."""
+class RunsSteps(Protocol):
+    """A sync scoped session, as far as :class:`DatabaseResourceRegistry` needs one."""
 
-    def __init__(self, session: ScopedSession) -> None:
+    def run(self, operation: Steps[T]) -> T: ...
+
+
+def _records(names: Iterable[str], rows: Iterable[tuple[str, str, str | None, str]]) -> list[ProjectRecord]:
+    grouped: dict[str, list[ResourceRecord]] = defaultdict(list)
+    for project, rid, alias, kind in rows:
+        grouped[project].append(ResourceRecord(id=rid, project_name=project, alias=alias, kind=kind))
+    return [ProjectRecord(name=name, resources=tuple(grouped[name])) for name in sorted(set(names))]
+
+
+def projects_steps(names: Iterable[str]) -> Steps[list[ProjectRecord]]:
+    """The named projects with their resources, as far as the transaction's scope reaches."""
+    wanted = sorted(set(names))
+    result = yield from steps.run(Statement(sqlfiles.query("aliases", "resources_of_projects"), {"projects": wanted}))
+    return _records(wanted, result.rows)
+
+
+def descendants_steps(ids: Iterable[str]) -> Steps[frozenset[str]]:
+    """``ids`` and all their descendants through ``resource_links`` (one recursive query)."""
+    wanted = sorted(set(ids))
+    if not wanted:
+        return frozenset()
+    result = yield from steps.run(Statement(sqlfiles.query("aliases", "descendants"), {"ids": wanted}))
+    return frozenset(row[0] for row in result.rows)
+
+
+def resolve_resource_scope_steps(
+    project_names: Iterable[str], *, include: Iterable[str] | None = None, exclude: Iterable[str] | None = None
+) -> Steps[ResourceScope]:
+    """:func:`resolve_resource_scope` over the database, with child expansion done by PostgreSQL."""
+    projects = yield from projects_steps(project_names)
+    chosen, removed = _choose(projects, include, exclude)
+    chosen = yield from descendants_steps(chosen)
+    removed = yield from descendants_steps(removed)
+    return _scope(projects, chosen, removed)
+
+
+class DatabaseResourceRegistry:
+    """The resource registry of the database, read inside a sync scoped session (so RLS bounds what it sees).
+    An async session resolves with ``await session.resolve_resource_scope(...)``."""
+
+    def __init__(self, session: RunsSteps) -> None:
         self.session = session
 
     def projects(self, names: Iterable[str]) -> list[ProjectRecord]:
         """The named projects with their resources, as far as the session's scope reaches."""
-        rows = self.session.execute(sqlfiles.query("aliases", "resources_of_projects"), {"projects": sorted(names)})
-        grouped: dict[str, list[ResourceRecord]] = defaultdict(list)
-        for project, rid, alias, kind in rows:
-            grouped[project].append(ResourceRecord(id=rid, project_name=project, alias=alias, kind=kind))
-        return [ProjectRecord(name=name, resources=tuple(grouped[name])) for name in sorted(set(names))]
+        return self.session.run(projects_steps(names))
 
     def descendants(self, ids: Iterable[str]) -> frozenset[str]:
         """``ids`` and all their descendants through ``resource_links`` (one recursive query)."""
-        rows = self.session.execute(sqlfiles.query("aliases", "descendants"), {"ids": sorted(set(ids))})
-        return frozenset(row[0] for row in rows)
+        return self.session.run(descendants_steps(ids))
 
     def resolve_resource_scope(
         self,
@@ -151,4 +201,4 @@ class DatabaseResourceRegistry:
         exclude: Iterable[str] | None = None,
     ) -> ResourceScope:
         """:func:`resolve_resource_scope` over the database, with child expansion done by PostgreSQL."""
-        return _resolve(self.projects(project_names), include, exclude, self.descendants)
+        return self.session.run(resolve_resource_scope_steps(project_names, include=include, exclude=exclude))

@@ -29,23 +29,35 @@ log = logging.getLogger("scopedb")
 
 
 def _parser() -> argparse.ArgumentParser:
+    dsn_help = "PostgreSQL URL (default: $SCOPEDB_DATABASE_URL, else the embedded server)"
     parser = argparse.ArgumentParser(prog="scopedb", description="Postgres row-level security for retrieval.")
-    parser.add_argument("--dsn", help="PostgreSQL URL (default: $SCOPEDB_DATABASE_URL, else the embedded server)")
+    parser.add_argument("--dsn", help=dsn_help)
     parser.add_argument("-v", "--verbose", action="store_true", help="log what scopedb does")
+    # The same options after the command too (`scopedb migrate --dsn ...`, where users type them); SUPPRESS keeps
+    # a value given before the command when none is given after it.
+    common = argparse.ArgumentParser(add_help=False)
+    common.add_argument("--dsn", default=argparse.SUPPRESS, help=dsn_help)
+    common.add_argument("-v", "--verbose", action="store_true", default=argparse.SUPPRESS, help="log what scopedb does")
     commands = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
 
-    commands.add_parser("up", help="start the embedded server, print its DSN, keep it running until Ctrl-C")
-    migrate = commands.add_parser("migrate", help="bring the schema to the latest revision")
+    commands.add_parser(
+        "up", parents=[common], help="start the embedded server, print its DSN, keep it running until Ctrl-C"
+    )
+    migrate = commands.add_parser("migrate", parents=[common], help="bring the schema to the latest revision")
     migrate.add_argument(
         "--embedding-dim",
         type=int,
         default=sqlfiles.DEFAULT_EMBEDDING_DIM,
         help=f"width of fragments.embedding, fixed by the first migration (default {sqlfiles.DEFAULT_EMBEDDING_DIM})",
     )
-    commands.add_parser("demo", help="two tenants side by side: what each scope sees, what is refused")
-    commands.add_parser("sweep", help="physically remove expired and forgotten memory notes")
+    commands.add_parser(
+        "demo", parents=[common], help="two tenants side by side: what each scope sees, what is refused"
+    )
+    commands.add_parser("sweep", parents=[common], help="physically remove expired and forgotten memory notes")
     storage = commands.add_parser(
-        "storage", help="per-project storage: build the indexes of projects past the threshold, drop deleted ones"
+        "storage",
+        parents=[common],
+        help="per-project storage: build the indexes of projects past the threshold, drop deleted ones",
     )
     storage.add_argument(
         "--threshold", type=int, default=STORAGE_THRESHOLD,
@@ -57,15 +69,19 @@ def _parser() -> argparse.ArgumentParser:
         help="build without CONCURRENTLY (waits for no transaction); writes to a project wait while its index builds",
     )  # fmt: skip
     storage.add_argument("--jobs", type=int, default=1, help="indexes to build at a time, largest first (default 1)")
-    audit = commands.add_parser("audit", help="lint the policies (exit status 1 when an error is found)")
+    audit = commands.add_parser(
+        "audit", parents=[common], help="lint the policies (exit status 1 when an error is found)"
+    )
     audit.add_argument("--format", choices=("table", "json"), default="table")
-    ingest = commands.add_parser("ingest", help="index a directory of text files as fragments of a resource")
+    ingest = commands.add_parser(
+        "ingest", parents=[common], help="index a directory of text files as fragments of a resource"
+    )
     ingest.add_argument("path", type=Path, help="directory to index (hidden directories and binary files skipped)")
     ingest.add_argument("--project", required=True, help="project name (created if missing)")
     ingest.add_argument("--resource", required=True, help="resource alias inside the project (created if missing)")
     ingest.add_argument("--embedder", help="module:attribute of an embedder (default: scopedb's hashing embedder)")
     ingest.add_argument("--chunk-chars", type=int, default=1200, help="largest fragment, in characters")
-    search = commands.add_parser("search", help="search one project's fragments, under its scope")
+    search = commands.add_parser("search", parents=[common], help="search one project's fragments, under its scope")
     search.add_argument("--project", required=True)
     search.add_argument("--resource", help="narrow to this resource alias (or id)")
     search.add_argument("--path", action="append", default=[], help="path glob to include (repeatable)")
@@ -76,12 +92,13 @@ def _parser() -> argparse.ArgumentParser:
     what.add_argument("--text", help="full-text query (websearch syntax)")
     what.add_argument("--similar", type=Path, help="a file whose nearest fragments to find")
     what.add_argument("--graph", help="a node id whose neighbourhood to show")
-    bench = commands.add_parser("bench", help="run the benchmark harness (from a checkout; same as python -m bench)")
-    bench.add_argument("--size", choices=("smoke", "medium", "full"), default="smoke")
-    bench.add_argument("--only", help="comma-separated suites: ingest,entry,text,vector,exact_scan,graph")
-    keys = commands.add_parser("keys", help="manage scope-signing keys")
+    keys = commands.add_parser("keys", parents=[common], help="manage scope-signing keys")
     key_commands = keys.add_subparsers(dest="keys_command", required=True, metavar="ACTION")
-    rotate = key_commands.add_parser("rotate", help="add a new signing key; older keys retire after a grace period")
+    rotate = key_commands.add_parser(
+        "rotate",
+        parents=[common],
+        help="add a new signing key; older keys retire after a grace period",
+    )
     rotate.add_argument("--grace-minutes", type=int, default=60, help="how long older keys keep verifying")
     return parser
 
@@ -136,16 +153,6 @@ def _dispatch(args: argparse.Namespace) -> int:
         with Database.open(args.dsn) as db:
             db.migrate(embedding_dim=args.embedding_dim)
         print("scopedb: schema is at head")
-        return 0
-    if args.command == "bench":
-        try:
-            from bench.__main__ import run, summary
-        except ImportError:
-            raise ConfigurationError(
-                "the benchmark harness lives in the repository's bench/ folder: run this from a checkout, "
-                "with the bench extra installed (pip install -e '.[bench]')"
-            ) from None
-        print(summary(run(args.size, only=set(args.only.split(",")) if args.only else None)))
         return 0
     if args.command == "ingest":
         return _ingest(args)
@@ -217,9 +224,7 @@ def _ingest(args: argparse.Namespace) -> int:
 
 
 def _dimension(session: ScopedSession) -> int:
-    from scopedb.ingest import embedding_dimension
-
-    return embedding_dimension(session)
+    return session.embedding_dimension()
 
 
 def _progress(done: int, total: int) -> None:

@@ -9,13 +9,18 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterable
+from typing import TYPE_CHECKING
 
-import psycopg
-from psycopg import errors as pg_errors
+if TYPE_CHECKING:  # the driver is imported where errors are translated, not where they are only raised
+    import psycopg
 
 
 class ScopedbError(Exception):
     """scopedb failed."""
+
+    #: The SQLSTATE of the database error this one was translated from (None when scopedb raised it itself), so
+    #: callers test ``exc.sqlstate == "42704"`` rather than the message text.
+    sqlstate: str | None = None
 
     def __init__(self, message: str | None = None) -> None:
         super().__init__(message or (self.__doc__ or "").strip().splitlines()[0])
@@ -145,11 +150,21 @@ _OWN_MESSAGE_STATES = frozenset({"SD001", "SD002", "SD003", "SD004", "SD005", "S
 
 
 def translate(exc: psycopg.Error) -> ScopedbError:
-    """Turn a driver error into the matching scopedb error (callers ``raise translate(e) from e``).
+    """Turn a driver error into the matching scopedb error (callers ``raise translate(e) from e``); it carries the
+    driver error's ``sqlstate``.
 
     The driver's message is kept only where it cannot carry row data: for scopedb's own SQLSTATEs, and for
     privilege errors (which name a table or function, not a row). Constraint errors keep the constraint name only.
     """
+    error = _translated(exc)
+    error.sqlstate = exc.sqlstate
+    return error
+
+
+def _translated(exc: psycopg.Error) -> ScopedbError:
+    import psycopg
+    from psycopg import errors as pg_errors
+
     if isinstance(exc, psycopg.OperationalError) and not isinstance(exc, pg_errors.QueryCanceled):
         broken = exc.sqlstate is None or exc.sqlstate.startswith(("08", "57P"))
         if broken:

@@ -12,24 +12,23 @@ import datetime as dt
 import os
 import stat
 import time
-import weakref
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass
 from itertools import islice
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, TypeVar
-
-import numpy as np
-import psycopg
-from pgvector.psycopg.vector import register_vector_info
-from psycopg.types import TypeInfo
+from typing import Any, Protocol, TypeVar
 
 from scopedb import sqlfiles, steps
 from scopedb.errors import InvalidArgumentError, ScopeViolationError
 from scopedb.steps import SessionState, Statement, Steps
+from scopedb.vectors import vector_array, vector_literal
 
-if TYPE_CHECKING:
-    from scopedb.session import ScopedSession
+
+class Ingests(Protocol):
+    """What :func:`ingest_directory` needs of a session (a sync :class:`~scopedb.session.ScopedSession`)."""
+
+    def ingest_fragments(self, fragments: Iterable[Fragment], *, batch_size: int = ...) -> int: ...
+
 
 T = TypeVar("T")
 DEFAULT_BATCH = 2000
@@ -123,86 +122,13 @@ def _project_id(projects: dict[str, int], name: str, resource_id: str | None = N
         ) from None
 
 
-def vector_literal(values: Sequence[float] | None, dimension: int | None = None) -> str | None:
-    """pgvector's text form of an embedding, after the checks of :func:`vector_array`."""
-    array = vector_array(values, dimension)
-    if array is None:
-        return None
-    return "[" + ",".join(repr(v) for v in array.tolist()) + "]"
-
-
-def vector_array(
-    values: Sequence[float] | None, dimension: int | None = None
-) -> np.ndarray[Any, np.dtype[np.float32]] | None:
-    """An embedding as the float32 array pgvector stores: a flat sequence of finite numbers, ``dimension`` wide
-    when that is given, each fitting a 32-bit float. Anything else is an :class:`InvalidArgumentError`.
-
-    The bulk path sends these in pgvector's binary format: formatting 128 floats as text per row cost more than
-    the database spent inserting the row.
-    """
-    if values is None:
-        return None
-    if isinstance(values, str | bytes) or not isinstance(values, Sequence | np.ndarray):
-        raise InvalidArgumentError("an embedding is a sequence of numbers")
-    try:
-        raw = np.asarray(values)
-    except (TypeError, ValueError):
-        raise InvalidArgumentError("an embedding must contain only numbers") from None
-    if raw.ndim != 1 or raw.dtype.kind not in "fiu":
-        raise InvalidArgumentError("an embedding must be a flat sequence of numbers")
-    if dimension is not None and len(raw) != dimension:
-        raise InvalidArgumentError(f"embedding has {len(raw)} dimensions; the database stores {dimension}")
-    with np.errstate(over="ignore"):
-        array = raw.astype(np.float32)
-    if not np.isfinite(array).all():
-        raise InvalidArgumentError("an embedding must not contain NaN or infinity, nor overflow a 32-bit float")
-    return array
-
-
-def register_vector_types(conn: psycopg.Connection[Any]) -> None:
-    """Teach a connection pgvector's binary format (once per connection; the type's oid differs from database to
-    database, so it is looked up rather than assumed)."""
-    if conn in _VECTOR_READY:
-        return
-    info = TypeInfo.fetch(conn, "vector")
-    if info is None:  # pragma: no cover - migrations create the extension before any scoped session exists
-        raise InvalidArgumentError("the vector type is missing: run scopedb migrate")
-    register_vector_info(conn, info)
-    _VECTOR_READY.add(conn)
-
-
-async def register_vector_types_async(conn: psycopg.AsyncConnection[Any]) -> None:
-    """:func:`register_vector_types` for an asyncio connection."""
-    if conn in _VECTOR_READY_ASYNC:
-        return
-    info = await TypeInfo.fetch(conn, "vector")
-    if info is None:  # pragma: no cover
-        raise InvalidArgumentError("the vector type is missing: run scopedb migrate")
-    register_vector_info(conn, info)
-    _VECTOR_READY_ASYNC.add(conn)
-
-
-_VECTOR_READY: weakref.WeakSet[psycopg.Connection[Any]] = weakref.WeakSet()
-_VECTOR_READY_ASYNC: weakref.WeakSet[psycopg.AsyncConnection[Any]] = weakref.WeakSet()
-
-
-def embedding_dimension(session: ScopedSession) -> int:
-    """The width of ``fragments.embedding`` (cached on the session)."""
-    return session._run(steps.embedding_dimension(session))
-
-
-def ingest_fragments(session: ScopedSession, fragments: Iterable[Fragment], *, batch_size: int = DEFAULT_BATCH) -> int:
+def ingest_fragments_steps(
+    state: SessionState, fragments: Iterable[Fragment], *, batch_size: int = DEFAULT_BATCH
+) -> Steps[int]:
     """Insert or update fragments (keyed by project and id) in batches; returns how many rows were written.
 
     Fragments need an ``id`` (the caller's idempotency key). Within one call the last fragment with a key wins.
     """
-    return session._run(ingest_fragments_steps(session, fragments, batch_size=batch_size))
-
-
-def ingest_fragments_steps(
-    state: SessionState, fragments: Iterable[Fragment], *, batch_size: int = DEFAULT_BATCH
-) -> Steps[int]:
-    """:func:`ingest_fragments` as steps (for the sync and the async session)."""
     projects = yield from steps.project_names(state)
     dimension = yield from steps.embedding_dimension(state)
     written = 0
@@ -272,21 +198,6 @@ def add_fragments_steps(state: SessionState, fragments: Iterable[Fragment]) -> S
     return ids
 
 
-def ingest_graph(
-    session: ScopedSession,
-    nodes: Iterable[NodeIn] = (),
-    edges: Iterable[EdgeIn] = (),
-    *,
-    batch_size: int = DEFAULT_BATCH,
-) -> tuple[int, int]:
-    """Insert or update graph nodes, then edges; returns (nodes written, edges written).
-
-    An edge whose endpoints are not both visible in the scope is refused by the database, as is any row outside
-    the scope; an edge between projects cannot even be expressed (both ends share the edge's project).
-    """
-    return session._run(ingest_graph_steps(session, nodes, edges, batch_size=batch_size))
-
-
 def ingest_graph_steps(
     state: SessionState,
     nodes: Iterable[NodeIn] = (),
@@ -294,7 +205,11 @@ def ingest_graph_steps(
     *,
     batch_size: int = DEFAULT_BATCH,
 ) -> Steps[tuple[int, int]]:
-    """:func:`ingest_graph` as steps."""
+    """Insert or update graph nodes, then edges; returns (nodes written, edges written).
+
+    An edge whose endpoints are not both visible in the scope is refused by the database, as is any row outside
+    the scope; an edge between projects cannot even be expressed (both ends share the edge's project).
+    """
     projects = yield from steps.project_names(state)
     node_count = edge_count = 0
     for batch in _batches(nodes, batch_size):
@@ -363,7 +278,7 @@ def chunk_text(text: str, *, max_chars: int = 1200) -> list[str]:
 
 
 def ingest_directory(
-    session: ScopedSession,
+    session: Ingests,
     root: Path,
     *,
     project: str,
@@ -404,7 +319,7 @@ def ingest_directory(
                 )
         if progress is not None:
             progress(done, len(candidates))
-    written = ingest_fragments(session, fragments)
+    written = session.ingest_fragments(fragments)
     return DirectorySummary(files, len(skipped), written, total_bytes, time.perf_counter() - started,
                             tuple(skipped))  # fmt: skip
 

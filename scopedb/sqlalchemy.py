@@ -33,8 +33,9 @@ from sqlalchemy import orm
 from sqlalchemy.dialects import postgresql as pg
 from sqlalchemy.engine.interfaces import ExceptionContext
 
-from scopedb.database import Database, _end_cleanup, refuse_stored_settings
+from scopedb.database import Database
 from scopedb.errors import ConfigurationError, translate
+from scopedb.lifecycle import end_cleanup, refuse_stored_settings
 from scopedb.scope import ResourceScope
 
 __all__ = [
@@ -184,7 +185,7 @@ def create_engine(db: Database, **kwargs: Any) -> sa.Engine:
     goes back to the pool and because a transaction-pooling PgBouncer may sit in between. ``kwargs`` go to
     :func:`sqlalchemy.create_engine` (``pool_size``, ``echo``...).
     """
-    app_dsn = db._checked_app_dsn()
+    app_dsn = db.checked_app_dsn()
 
     def connect() -> psycopg.Connection[Any]:
         conn = psycopg.connect(app_dsn, prepare_threshold=None, autocommit=True)
@@ -212,7 +213,7 @@ def _clean_connection(dbapi_connection: Any, connection_record: Any, reset_state
         return
     conn.autocommit = True
     try:
-        _end_cleanup(conn)
+        end_cleanup(conn)
     finally:
         conn.autocommit = False
 

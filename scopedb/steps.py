@@ -2,9 +2,9 @@
 
 The model is psycopg's own: the logic of an operation (validate, build parameters, run one statement, read its
 rows, maybe run another) is a generator that yields :class:`Statement` objects and receives each one's
-:class:`Result`; :func:`drive` runs it on a blocking connection and :func:`drive_async` on an asyncio one. So
-``ScopedSession.search_vector`` and ``AsyncScopedSession.search_vector`` cannot drift apart: they are the same
-code, and the tests that run against both check one implementation.
+:class:`Result`; ``run`` of a session drives it (``AsyncScopedSession.run`` is written once and
+``ScopedSession.run`` generated from it). So ``ScopedSession.search_vector`` and ``AsyncScopedSession.search_vector``
+cannot drift apart: they are the same code, and the tests that run against both check one implementation.
 
 A step may also yield :data:`VECTOR_TYPES`, asking the driver to teach the connection pgvector's binary format
 (which needs a catalog lookup the driver does in its own way).
@@ -12,7 +12,7 @@ A step may also yield :data:`VECTOR_TYPES`, asking the driver to teach the conne
 
 from __future__ import annotations
 
-from collections.abc import Awaitable, Callable, Generator, Iterator, Mapping, Sequence
+from collections.abc import Generator, Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, LiteralString, TypeVar
 
@@ -20,6 +20,7 @@ from psycopg import sql
 
 from scopedb import sqlfiles
 from scopedb.errors import ScopedbError
+from scopedb.scope import ResourceScope
 
 T = TypeVar("T")
 Params = Sequence[Any] | Mapping[str, Any] | None
@@ -78,16 +79,24 @@ Steps = Generator[Step, Result | None, T]
 
 
 class SessionState:
-    """What a scoped transaction knows besides its connection, shared by the sync and the async session."""
+    """What a scoped transaction knows besides its connection, shared by the sync and the async session: the
+    scope it entered, as given and as the database resolved it."""
 
     def __init__(
         self,
         *,
         project_ids: Sequence[int],
+        project_names: Mapping[str, int] | None = None,
+        scope: ResourceScope | None = None,
+        actor: str | None = None,
     ) -> None:
         self._project_ids = tuple(project_ids)
-        self._project_names: dict[str, int] | None = None
+        self._project_names = None if project_names is None else dict(project_names)
         self._embedding_dimension: int | None = None
+        #: The scope the transaction entered (None for a state made outside :meth:`Database.scoped`).
+        self.scope = scope
+        #: The actor its token names.
+        self.actor = actor
         #: Which statement answered the last vector search: "index" or "exact".
         self.last_vector_strategy: str | None = None
 
@@ -123,44 +132,3 @@ def embedding_dimension(state: SessionState) -> Steps[int]:
 def vector_types() -> Steps[None]:
     """Ask the driver to register pgvector's binary format on the connection."""
     yield VECTOR_TYPES
-
-
-def drive(steps: Steps[T], execute: Callable[[Statement], Result], vector_types: Callable[[], None]) -> T:
-    """Run ``steps`` on a blocking connection. A failing statement's error is thrown into the generator, so an
-    operation can translate it (or let it propagate)."""
-    try:
-        step = next(steps)
-        while True:
-            if isinstance(step, Statement):
-                try:
-                    result = execute(step)
-                except ScopedbError as exc:
-                    step = steps.throw(exc)
-                    continue
-                step = steps.send(result)
-            else:
-                vector_types()
-                step = steps.send(None)
-    except StopIteration as done:
-        return done.value  # type: ignore[no-any-return]
-
-
-async def drive_async(
-    steps: Steps[T], execute: Callable[[Statement], Awaitable[Result]], vector_types: Callable[[], Awaitable[None]]
-) -> T:
-    """:func:`drive` for an asyncio connection."""
-    try:
-        step = next(steps)
-        while True:
-            if isinstance(step, Statement):
-                try:
-                    result = await execute(step)
-                except ScopedbError as exc:
-                    step = steps.throw(exc)
-                    continue
-                step = steps.send(result)
-            else:
-                await vector_types()
-                step = steps.send(None)
-    except StopIteration as done:
-        return done.value  # type: ignore[no-any-return]

@@ -1,124 +1,60 @@
-"""Hot, warm and cold context tiers for fragments, in PostgreSQL, inside the caller's scope.
+# Generated from scopedb/tiers_async.py by .ci/async_to_sync.py.
+# Do not edit: edit the source, run `make generate`.
+"""The context-tier service: store, read and move fragments between hot, warm and cold (see :mod:`scopedb.tier_model`).
 
-A service keeps what an agent needs soon in ``hot``, the rest in ``warm``, and summaries in ``cold``. A
-:class:`TierBudget` bounds each tier per project (fragments and tokens); when a tier overflows, its least recently
-accessed fragments move down a tier (hot -> warm -> cold -> evicted) in one transaction. Demotion to cold replaces
-long content with a summary (pluggable; extractive by default) and keeps the original aside, owner-only
-(:meth:`scopedb.Admin.original_content`); promotion out of cold restores it.
+Generated from :mod:`scopedb.tiers_async` by ``.ci/async_to_sync.py``: edit that file, not this one.
 
 Every statement runs as ``scopedb_app`` under a scope, so RLS bounds the service as it bounds any query. Moves lock
 their rows (``FOR UPDATE``; batch moves ``SKIP LOCKED``) and budget enforcement takes a per-project lock (a row lock
 that no other tenant can name), so concurrent writers and evictors never lose or double-move a fragment.
+
+A service given a database runs each call in a transaction of its own. A service given a scoped session runs every
+call in that session's transaction, so a tier move and the caller's own statements commit or roll back together::
+
+    with db.scoped(scope) as s:
+        ContextTierService(s).store("f1", project="acme/api", content="...")
+        s.execute(...)
 """
 
 from __future__ import annotations
 
-import datetime as dt
-import re
-from collections.abc import Callable, Iterable
-from dataclasses import dataclass, field
-from typing import Any, Literal
+from collections.abc import Callable, Iterable, Iterator
+from contextlib import contextmanager
+from typing import Any
 
 from scopedb import sqlfiles
 from scopedb.database import Database
 from scopedb.errors import InvalidArgumentError, ScopeViolationError
 from scopedb.scope import ResourceScope
 from scopedb.session import ScopedSession
+from scopedb.tier_model import (
+    TIERS,
+    FragmentNotInScopeError,
+    StoredFragment,
+    Summarizer,
+    Tier,
+    TierBudget,
+    TierLimit,
+    TierMetrics,
+    TierMove,
+    extractive_summary,
+    word_tokens,
+)
 
-Tier = Literal["hot", "warm", "cold"]
-TIERS: tuple[Tier, ...] = ("hot", "warm", "cold")
-Summarizer = Callable[[str], str]
-
-
-@dataclass(frozen=True)
-class TierLimit:
-    """At most ``max_fragments`` fragments and ``max_tokens`` tokens in one tier of one project."""
-
-    max_fragments: int
-    max_tokens: int
-
-
-@dataclass(frozen=True)
-class TierBudget:
-    """Per-project limits for each tier."""
-
-    hot: TierLimit = TierLimit(max_fragments=64, max_tokens=16_000)
-    warm: TierLimit = TierLimit(max_fragments=1_024, max_tokens=256_000)
-    cold: TierLimit = TierLimit(max_fragments=16_384, max_tokens=2_000_000)
-
-    def limit(self, tier: Tier) -> TierLimit:
-        """The limit of ``tier``."""
-        return {"hot": self.hot, "warm": self.warm, "cold": self.cold}[tier]
-
-
-@dataclass(frozen=True)
-class StoredFragment:
-    """A fragment as the tier service returns it."""
-
-    id: str
-    project_name: str
-    resource_id: str | None
-    tier: Tier
-    content: str
-    token_count: int
-    last_accessed_at: dt.datetime
-    created_by: str | None
-
-
-@dataclass(frozen=True)
-class TierMove:
-    """One fragment moving between tiers (``to`` is None when it was evicted)."""
-
-    project_name: str
-    id: str
-    frm: Tier
-    to: Tier | None
-
-
-@dataclass(frozen=True)
-class TierMetrics:
-    """Fragments and tokens per tier of one project, as the scope sees them."""
-
-    project_name: str
-    fragments: dict[str, int] = field(default_factory=dict)
-    tokens: dict[str, int] = field(default_factory=dict)
-
-    @property
-    def hot(self) -> int:
-        return self.fragments.get("hot", 0)
-
-    @property
-    def warm(self) -> int:
-        return self.fragments.get("warm", 0)
-
-    @property
-    def cold(self) -> int:
-        return self.fragments.get("cold", 0)
-
-
-_SENTENCE = re.compile(r"(?<=[.!?])\s+")
-
-
-def extractive_summary(text: str, *, max_chars: int = 320) -> str:
-    """The first sentences of ``text`` that fit in ``max_chars`` (cut at a word when one sentence is longer)."""
-    summary = ""
-    for sentence in _SENTENCE.split(text.strip()):
-        candidate = f"{summary} {sentence}".strip()
-        if len(candidate) > max_chars:
-            break
-        summary = candidate
-    if not summary:
-        summary = text[:max_chars].rsplit(" ", 1)[0] if " " in text[:max_chars] else text[:max_chars]
-    return summary + " …" if len(summary) < len(text.strip()) else summary
-
-
-def word_tokens(text: str) -> int:
-    """The default token count: whitespace-separated words."""
-    return len(text.split())
-
-
-class FragmentNotInScopeError(ScopeViolationError, ValueError):
-    """The fragment is not visible in this scope (whether it exists elsewhere is not said)."""
+__all__ = [
+    "TIERS",
+    "ContextTierService",
+    "FragmentNotInScopeError",
+    "StoredFragment",
+    "Summarizer",
+    "Tier",
+    "TierBudget",
+    "TierLimit",
+    "TierMetrics",
+    "TierMove",
+    "extractive_summary",
+    "word_tokens",
+]
 
 
 class ContextTierService:
@@ -132,7 +68,7 @@ class ContextTierService:
 
     def __init__(
         self,
-        db: Database,
+        target: Database | ScopedSession,
         *,
         budget: TierBudget | None = None,
         summarizer: Summarizer = extractive_summary,
@@ -142,7 +78,9 @@ class ContextTierService:
         projects: Iterable[str] = (),
         on_move: Callable[[TierMove], None] | None = None,
     ) -> None:
-        self.db = db
+        if not isinstance(target, Database | ScopedSession):
+            raise InvalidArgumentError("a tier service takes a database or a scoped session")
+        self._target = target
         self._budget = budget or TierBudget()
         self.summarizer = summarizer
         self.summarize_over = summarize_over
@@ -150,8 +88,33 @@ class ContextTierService:
         self.actor = actor
         self._configured: frozenset[str] = frozenset(projects)
         self._projects: set[str] = set(self._configured)
-        # Called for every move after its transaction commits (metrics, logs); never inside the transaction.
+        # Called for every move (metrics, logs) after its transaction commits; for a session-bound service, when
+        # the call returns (the caller's transaction is still open then).
         self.on_move = on_move
+
+    @contextmanager
+    def _scoped(self, scope: ResourceScope) -> Iterator[tuple[ScopedSession, list[int]]]:
+        """The session a call runs in, and the ids of the projects of ``scope`` it may touch.
+
+        Bound to a session, a call runs under that session's scope, which must be ``scope`` itself or contain
+        its projects whole (a plain project scope): anything else would answer from a scope other than the one
+        asked for, so it is refused rather than widened.
+        """
+        if isinstance(self._target, Database):
+            with self._target.scoped(scope, actor=self.actor) as s:
+                yield s, list(s.project_ids)
+            return
+        s = self._target
+        if scope == s.scope:
+            yield s, list(s.project_ids)
+            return
+        whole_projects = scope == ResourceScope(project_names=scope.project_names)
+        if not whole_projects or not scope.project_names <= s.projects.keys():
+            raise InvalidArgumentError(
+                "a tier service bound to a session runs under the session's scope: ask for that scope, or for "
+                "projects of it, or give the service a database"
+            )
+        yield s, sorted(s.projects[name] for name in scope.project_names)
 
     @property
     def budget(self) -> TierBudget:
@@ -217,24 +180,26 @@ class ContextTierService:
         fqn: str | None,
     ) -> StoredFragment:
         if not fragment_id or not str(fragment_id).strip():
-            raise ValueError("fragment_id must be a non-empty string")
+            raise InvalidArgumentError("fragment_id must be a non-empty string")
         if tier not in TIERS:
             raise InvalidArgumentError(f"tier must be one of {', '.join(TIERS)}")
-        with self.db.scoped(scope, actor=self.actor) as s:
+        with self._scoped(scope) as (s, _ids):
             project_id = self._project_id(s, project)
-            row = s.execute(
-                sqlfiles.query("tiers", "store"),
-                {
-                    "project_id": project_id,
-                    "id": fragment_id,
-                    "resource_id": resource_id or None,
-                    "path": path,
-                    "fqn": fqn,
-                    "content": content,
-                    "tier": tier,
-                    "token_count": self.tokenizer(content),
-                    "actor": self.actor,
-                },
+            row = (
+                s.execute(
+                    sqlfiles.query("tiers", "store"),
+                    {
+                        "project_id": project_id,
+                        "id": fragment_id,
+                        "resource_id": resource_id or None,
+                        "path": path,
+                        "fqn": fqn,
+                        "content": content,
+                        "tier": tier,
+                        "token_count": self.tokenizer(content),
+                        "actor": self.actor,
+                    },
+                )
             ).one()
             stored = self._fragment(s, row)
             moves = self._enforce(s, project, project_id)
@@ -246,16 +211,14 @@ class ContextTierService:
 
     def get_scoped(self, fragment_id: str, scope: ResourceScope) -> StoredFragment | None:
         """The fragment if ``scope`` sees it (reading touches it for LRU), else None."""
-        with self.db.scoped(scope, actor=self.actor) as s:
-            rows = s.execute(
-                sqlfiles.query("tiers", "touch"), {"id": fragment_id, "projects": list(s.project_ids)}
-            ).rows
+        with self._scoped(scope) as (s, ids):
+            rows = (s.execute(sqlfiles.query("tiers", "touch"), {"id": fragment_id, "projects": ids})).rows
             return self._fragment(s, rows[0]) if rows else None
 
     def get_scoped_by_resource(self, scope: ResourceScope) -> list[StoredFragment]:
         """Every fragment ``scope`` sees (its projects, narrowed by its resources and denials)."""
-        with self.db.scoped(scope, actor=self.actor) as s:
-            rows = s.execute(sqlfiles.query("tiers", "visible"), {"projects": list(s.project_ids)}).rows
+        with self._scoped(scope) as (s, ids):
+            rows = (s.execute(sqlfiles.query("tiers", "visible"), {"projects": ids})).rows
             return [self._fragment(s, row) for row in rows]
 
     def get_scoped_view(self, project_names: Iterable[str]) -> list[StoredFragment]:
@@ -271,19 +234,17 @@ class ContextTierService:
         names = frozenset(project_names) if project_names is not None else self._configured
         if not names:
             return []
-        with self.db.scoped(ResourceScope(project_names=names), actor=self.actor) as s:
-            rows = s.execute(
-                sqlfiles.query("tiers", "visible_by_actor"), {"projects": list(s.project_ids), "actor": actor}
-            ).rows
+        with self._scoped(ResourceScope(project_names=names)) as (s, ids):
+            rows = (s.execute(sqlfiles.query("tiers", "visible_by_actor"), {"projects": ids, "actor": actor})).rows
             return [self._fragment(s, row) for row in rows]
 
     def validate_fragment_scope(self, fragment_id: str, scope: ResourceScope) -> None:
         """Pass if ``scope`` sees the fragment; otherwise :class:`FragmentNotInScopeError`, which is both a
         :class:`ScopeViolationError` and a ``ValueError``. The answer is the same whether the id exists in another
         tenant's project or nowhere: telling the two apart would be an existence oracle across tenants."""
-        with self.db.scoped(scope, actor=self.actor) as s:
-            params = {"id": fragment_id, "projects": list(s.project_ids)}
-            if s.execute(sqlfiles.query("tiers", "exists"), params).rows:
+        with self._scoped(scope) as (s, ids):
+            params = {"id": fragment_id, "projects": ids}
+            if (s.execute(sqlfiles.query("tiers", "exists"), params)).rows:
                 return
         raise FragmentNotInScopeError(
             "no fragment with this id in the scope",
@@ -293,8 +254,8 @@ class ContextTierService:
 
     def get_scoped_metrics(self, project: str) -> TierMetrics:
         """Fragments and tokens per tier of ``project``."""
-        with self.db.scoped(ResourceScope(project_names={project}), actor=self.actor) as s:
-            rows = s.execute(sqlfiles.query("tiers", "usage"), {"project_id": self._project_id(s, project)}).rows
+        with self._scoped(ResourceScope(project_names={project})) as (s, _ids):
+            rows = (s.execute(sqlfiles.query("tiers", "usage"), {"project_id": self._project_id(s, project)})).rows
         return TierMetrics(project, {t: int(n) for t, n, _ in rows}, {t: int(k) for t, _, k in rows})
 
     # Moves ----------------------------------------------------------------------------------------------------------
@@ -310,11 +271,11 @@ class ContextTierService:
         return self._step(fragment_id, project, up=False)
 
     def _step(self, fragment_id: str, project: str, *, up: bool) -> Tier | None:
-        with self.db.scoped(ResourceScope(project_names={project}), actor=self.actor) as s:
+        with self._scoped(ResourceScope(project_names={project})) as (s, _ids):
             project_id = self._project_id(s, project)
-            rows = s.execute(sqlfiles.query("tiers", "lock_one"), {"project_id": project_id, "id": fragment_id}).rows
+            rows = (s.execute(sqlfiles.query("tiers", "lock_one"), {"project_id": project_id, "id": fragment_id})).rows
             if not rows:
-                raise ValueError(f"no fragment {fragment_id!r} in {project!r}")
+                raise FragmentNotInScopeError("no fragment with this id in the project", outside_project_names=())
             row = rows[0]
             current: Tier = row[2]
             index = TIERS.index(current)
@@ -337,10 +298,12 @@ class ContextTierService:
         projects = [project] if project else sorted(self._projects)
         moves: list[TierMove] = []
         for name in projects:
-            with self.db.scoped(ResourceScope(project_names={name}), actor=self.actor) as s:
-                rows = s.execute(
-                    sqlfiles.query("tiers", "lru"),
-                    {"project_id": self._project_id(s, name), "tier": tier, "count": count},
+            with self._scoped(ResourceScope(project_names={name})) as (s, _ids):
+                rows = (
+                    s.execute(
+                        sqlfiles.query("tiers", "lru"),
+                        {"project_id": self._project_id(s, name), "tier": tier, "count": count},
+                    )
                 ).rows
                 step = [self._move(s, name, row, TIERS[TIERS.index(tier) + 1] if tier != "cold" else None)
                         for row in rows]  # fmt: skip
@@ -350,7 +313,7 @@ class ContextTierService:
 
     def enforce_budget(self, project: str) -> list[TierMove]:
         """Move the overflow of every tier of ``project`` down, in one transaction."""
-        with self.db.scoped(ResourceScope(project_names={project}), actor=self.actor) as s:
+        with self._scoped(ResourceScope(project_names={project})) as (s, _ids):
             moves = self._enforce(s, project, self._project_id(s, project))
         self._report(moves)
         return moves
@@ -365,13 +328,15 @@ class ContextTierService:
         moves: list[TierMove] = []
         for tier in TIERS:
             limit = self._budget.limit(tier)
-            usage = {t: (int(n), int(k)) for t, n, k in s.execute(sqlfiles.query("tiers", "usage"),
-                                                                   {"project_id": project_id}).rows}  # fmt: skip
+            usage = {t: (int(n), int(k)) for t, n, k in (s.execute(sqlfiles.query("tiers", "usage"),
+                                                                   {"project_id": project_id})).rows}  # fmt: skip
             count, tokens = usage.get(tier, (0, 0))
             while count > limit.max_fragments or tokens > limit.max_tokens:
                 overflow = max(count - limit.max_fragments, 1)
-                rows = s.execute(
-                    sqlfiles.query("tiers", "lru"), {"project_id": project_id, "tier": tier, "count": overflow}
+                rows = (
+                    s.execute(
+                        sqlfiles.query("tiers", "lru"), {"project_id": project_id, "tier": tier, "count": overflow}
+                    )
                 ).rows
                 if not rows:
                     break  # every remaining row is being moved by another transaction

@@ -14,23 +14,20 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 from typing import Any
 
-from scopedb import AsyncDatabase, AsyncScopedSession, Database, ResourceScope
+from scopedb import AsyncDatabase, Database, ResourceScope
 from scopedb.server import Server
 
 
 class SyncFacade:
-    """An :class:`AsyncScopedSession` whose methods block until their coroutine is done."""
+    """An async object (a scoped session, a tier service, a note store) whose methods block until their coroutine
+    is done."""
 
-    def __init__(self, session: AsyncScopedSession, runner: asyncio.Runner) -> None:
-        self._session = session
+    def __init__(self, target: Any, runner: asyncio.Runner) -> None:
+        self._target = target
         self._runner = runner
 
-    @property
-    def projects(self) -> dict[str, int]:
-        return self._runner.run(self._session.projects())
-
     def __getattr__(self, name: str) -> Any:
-        attribute = getattr(self._session, name)
+        attribute = getattr(self._target, name)
         if not callable(attribute):
             return attribute
 
@@ -60,6 +57,10 @@ class AsyncBridge:
                 raise
         else:
             self.runner.run(manager.__aexit__(None, None, None))
+
+    def wrap(self, target: Any) -> Any:
+        """``target`` (an async service) with blocking methods, run on this bridge's loop."""
+        return SyncFacade(target, self.runner)
 
     def close(self) -> None:
         self.runner.run(self.db.close())

@@ -6,12 +6,16 @@ scenario's project, since resources in the database are ULIDs.
 
 from __future__ import annotations
 
+from collections.abc import Iterator
 from dataclasses import dataclass
+from typing import Any
 
 import pytest
 
 from scopedb import Database, ResourceScope, ScopeViolationError
 from scopedb.tiers import ContextTierService, TierBudget
+from scopedb.tiers_async import AsyncContextTierService
+from tests.async_bridge import AsyncBridge
 
 
 @dataclass
@@ -32,16 +36,25 @@ class World:
         )  # fmt: skip
 
 
-@pytest.fixture
-def sv(scopedb_db: Database) -> World:
-    """Given sv a ContextTierService (over proj-a with RES01 and proj-b with RES02)."""
+@pytest.fixture(params=["sync", "async"])
+def sv(request: pytest.FixtureRequest, scopedb_db: Database) -> Iterator[World]:
+    """Given sv a ContextTierService (over proj-a with RES01 and proj-b with RES02) — the sync service, or the
+    async one it is generated from, driven through a bridge."""
     admin = scopedb_db.admin()
     admin.create_project("proj-a")
     admin.create_project("proj-b")
     ids = {"RES01": admin.create_resource("proj-a", alias="RES01").id,
            "RES02": admin.create_resource("proj-b", alias="RES02").id,
            "RES99": "01HQ8ZDRX50000000000000099"}  # fmt: skip
-    return World(scopedb_db, ContextTierService(scopedb_db, projects=["proj-a", "proj-b"]), ids)
+    if request.param == "sync":
+        yield World(scopedb_db, ContextTierService(scopedb_db, projects=["proj-a", "proj-b"]), ids)
+        return
+    bridge = AsyncBridge(scopedb_db)
+    service: Any = bridge.wrap(AsyncContextTierService(bridge.db, projects=["proj-a", "proj-b"]))
+    try:
+        yield World(scopedb_db, service, ids)
+    finally:
+        bridge.close()
 
 
 def test_get_scoped_by_resource_filters_by_resourcescope(sv: World) -> None:

@@ -26,7 +26,7 @@ from psycopg import sql
 
 from scopedb import Database, ResourceScope
 from scopedb.admin import Finding
-from scopedb.database import PrivilegedLoginError
+from scopedb.logins import PrivilegedLoginError
 from scopedb.server import Server
 from scopedb.testing import ScopedbTestServer
 from tests.conftest import Tenants

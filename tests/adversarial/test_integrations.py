@@ -18,7 +18,7 @@ from sqlalchemy import orm
 
 from scopedb import Database
 from scopedb import sqlalchemy as sdb
-from scopedb.database import PrivilegedLoginError
+from scopedb.logins import PrivilegedLoginError
 from scopedb.server import Server
 from tests.conftest import Tenants
 

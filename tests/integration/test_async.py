@@ -46,7 +46,7 @@ def test_every_operation_matches_the_sync_session(tenants: Tenants) -> None:
                     written,
                     bool(added),
                     graph,
-                    await s.projects(),
+                    s.projects,
                     [(h.fragment.id, h.rank) for h in await s.search_text("parity", limit=5)],
                     [h.fragment.id for h in await s.search_vector(_unit(3), limit=5)],
                     await s.search_graph("x", depth=2),

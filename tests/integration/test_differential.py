@@ -33,8 +33,8 @@ from scopedb.backends import (
     InMemoryTextBackend,
     InMemoryVectorBackend,
 )
-from scopedb.backends.postgres import VectorStrategy, search_vector
 from scopedb.ingest import EdgeIn, NodeIn
+from scopedb.retrieval import VectorStrategy
 from scopedb.server import Server
 from scopedb.testing import ScopedbTestServer, cloned_database
 from scopedb.view import ScopedBackendView
@@ -236,7 +236,7 @@ def _check_case(world: World, scope: ResourceScope, words: list[str], probe: int
             if key in visible and set(words) <= set(f.content.split())
         }  # fmt: skip
         assert text == expected_text, f"text {words} in {scope}"
-        exact = search_vector(s, query_vector, limit=10, strategy=VectorStrategy(exact=True))
+        exact = s.search_vector(query_vector, limit=10, strategy=VectorStrategy(exact=True))
         reference = sorted(
             ((_cosine(query_vector, fragments[i].embedding or ()), i) for i in visible), key=lambda t: t
         )[:12]
@@ -250,7 +250,7 @@ def _check_case(world: World, scope: ResourceScope, words: list[str], probe: int
                               _cosine(query_vector, fragments[w].embedding or ()))  # fmt: skip
                     assert gap < 1e-5, f"vector order differs beyond rounding in {scope}"
         if hnsw and len(visible) >= 10:
-            approx = search_vector(s, query_vector, limit=10)  # each project's own HNSW index (built below)
+            approx = s.search_vector(query_vector, limit=10)  # each project's own HNSW index (built below)
             assert {_key(h.fragment) for h in approx} <= visible
             assert len(approx) == 10
             world.stats["recalls"].append(len({_key(h.fragment) for h in approx} & set(got)) / 10)

@@ -3,23 +3,35 @@
 from __future__ import annotations
 
 import datetime as dt
+from collections.abc import Iterator
+from typing import Any
 
 import psycopg
 import pytest
 
 from scopedb import Database, ResourceScope
 from scopedb.errors import InvalidArgumentError, NoteNotFoundError, PermissionDeniedError, ScopedbError
-from scopedb.notes import NoteStore, new_note_id
+from scopedb.notes import AsyncNoteStore, NoteStore, new_note_id
+from tests.async_bridge import AsyncBridge
 
 SECRET = "SECRET-BODY-SENTINEL-7c1e"
 TAIL = "TAIL-SENTINEL-9be2"
 
 
-@pytest.fixture
-def notes(scopedb_db: Database) -> NoteStore:
+@pytest.fixture(params=["sync", "async"])
+def notes(request: pytest.FixtureRequest, scopedb_db: Database) -> Iterator[NoteStore]:
+    """repo-a's notes through the sync store, or through the async store it is generated from."""
     scopedb_db.admin().create_project("repo-a")
     scopedb_db.admin().create_project("repo-b")
-    return NoteStore(scopedb_db, "repo-a", session="s1")
+    if request.param == "sync":
+        yield NoteStore(scopedb_db, "repo-a", session="s1")
+        return
+    bridge = AsyncBridge(scopedb_db)
+    store: Any = bridge.wrap(AsyncNoteStore(bridge.db, "repo-a", session="s1"))
+    try:
+        yield store
+    finally:
+        bridge.close()
 
 
 def test_round_trip_store_search_fetch_forget(notes: NoteStore) -> None:
@@ -39,7 +51,7 @@ def test_round_trip_store_search_fetch_forget(notes: NoteStore) -> None:
         notes.fetch([note_id])
 
 
-def test_secret_bodies_never_reach_a_caller(notes: NoteStore) -> None:
+def test_secret_bodies_never_reach_a_caller(notes: NoteStore, scopedb_db: Database) -> None:
     secret = notes.store(f"the password is {SECRET}", tags=["creds"], sensitivity="secret")
     assert notes.search(SECRET) == []  # content search never matches a secret body
     (descriptor,) = notes.search(tag_prefix="cred")
@@ -47,11 +59,11 @@ def test_secret_bodies_never_reach_a_caller(notes: NoteStore) -> None:
     (fetched,) = notes.fetch([secret])
     assert fetched.content is None
     # And no SQL the application role can run reads it: it has no privilege on the body column.
-    with pytest.raises(PermissionDeniedError), notes.db.scoped(notes.scope) as s:
+    with pytest.raises(PermissionDeniedError), scopedb_db.scoped(notes.scope) as s:
         s.execute("SELECT content FROM scopedb.notes")
-    with pytest.raises(PermissionDeniedError), notes.db.scoped(notes.scope) as s:
+    with pytest.raises(PermissionDeniedError), scopedb_db.scoped(notes.scope) as s:
         s.execute("SELECT * FROM scopedb.notes")
-    with notes.db.scoped(notes.scope) as s:
+    with scopedb_db.scoped(notes.scope) as s:
         rows = s.execute("SELECT * FROM scopedb.fetch_notes(ARRAY[%s])", (secret,)).dicts()
         assert rows[0]["content"] is None
         rows = s.execute("SELECT * FROM scopedb.search_notes(NULL, 'cred', 25, 400)").dicts()
@@ -85,8 +97,8 @@ def test_search_is_newest_first_bounded_and_snippets_cut_on_utf8(notes: NoteStor
                                                               ids[23], ids[22]]  # fmt: skip
 
 
-def test_unknown_foreign_and_forgotten_ids_are_the_same_not_found(notes: NoteStore) -> None:
-    theirs = NoteStore(notes.db, "repo-b").store("belongs to b")
+def test_unknown_foreign_and_forgotten_ids_are_the_same_not_found(notes: NoteStore, scopedb_db: Database) -> None:
+    theirs = NoteStore(scopedb_db, "repo-b").store("belongs to b")
     forgotten = notes.store("soon gone")
     notes.forget(forgotten)
     live = notes.store("still here")
@@ -99,10 +111,10 @@ def test_unknown_foreign_and_forgotten_ids_are_the_same_not_found(notes: NoteSto
             notes.forget(missing)
         messages.add(str(err.value))
     assert messages == {"memory record not found"}
-    assert NoteStore(notes.db, "repo-b").fetch([theirs])[0].content == "belongs to b"
+    assert NoteStore(scopedb_db, "repo-b").fetch([theirs])[0].content == "belongs to b"
 
 
-def test_the_app_cannot_update_or_delete_notes(notes: NoteStore) -> None:
+def test_the_app_cannot_update_or_delete_notes(notes: NoteStore, scopedb_db: Database) -> None:
     note_id = notes.store("immutable")
     statements = [
         "UPDATE scopedb.notes SET tags = '{}'",
@@ -111,7 +123,7 @@ def test_the_app_cannot_update_or_delete_notes(notes: NoteStore) -> None:
         "UPDATE scopedb.notes SET forgotten_at = now()",
     ]
     for statement in statements:
-        with pytest.raises(ScopedbError), notes.db.scoped(notes.scope) as s:
+        with pytest.raises(ScopedbError), scopedb_db.scoped(notes.scope) as s:
             s.execute(statement)
     assert notes.fetch([note_id])[0].content == "immutable"
 
@@ -131,44 +143,46 @@ def test_malformed_notes_are_refused(notes: NoteStore, kwargs: dict[str, object]
         notes.store("x", **kwargs)  # type: ignore[arg-type]
 
 
-def test_content_is_bounded_and_ids_have_their_shape_in_the_database_too(notes: NoteStore) -> None:
+def test_content_is_bounded_and_ids_have_their_shape_in_the_database_too(
+    notes: NoteStore, scopedb_db: Database
+) -> None:
     with pytest.raises(InvalidArgumentError):
         notes.store("x" * (16 * 1024 + 1))
     notes.store("é" * (8 * 1024))  # 16 KiB exactly, in two-byte characters
-    with pytest.raises(ScopedbError), notes.db.scoped(notes.scope) as s:
+    with pytest.raises(ScopedbError), scopedb_db.scoped(notes.scope) as s:
         s.execute(
             "INSERT INTO scopedb.notes (project_id, id, content) VALUES (%s, 'mem-not-hex', 'x')",
             (s.projects["repo-a"],),
         )
-    with pytest.raises(ScopedbError), notes.db.scoped(notes.scope) as s:
+    with pytest.raises(ScopedbError), scopedb_db.scoped(notes.scope) as s:
         s.execute(
             "INSERT INTO scopedb.notes (project_id, id, content) VALUES (%s, %s, repeat('x', 16385))",
             (s.projects["repo-a"], new_note_id()),
         )
 
 
-def test_retention_and_the_sweep(notes: NoteStore) -> None:
+def test_retention_and_the_sweep(notes: NoteStore, scopedb_db: Database) -> None:
     keep = notes.store("standard retention")
     short = notes.store("one day only", retention_days=1)
     gone = notes.store("forget me")
     notes.forget(gone)
-    with psycopg.connect(notes.db.dsn, autocommit=True) as admin:  # age the short-lived note by two days
+    with psycopg.connect(scopedb_db.dsn, autocommit=True) as admin:  # age the short-lived note by two days
         admin.execute("UPDATE scopedb.notes SET created_at = now() - interval '2 days' WHERE id = %s", (short,))
     assert {d.id for d in notes.search("")} == {keep}  # expired notes are invisible before the sweep
-    assert notes.db.admin().sweep_notes() == (1, 1)
-    with psycopg.connect(notes.db.dsn) as admin:
+    assert scopedb_db.admin().sweep_notes() == (1, 1)
+    with psycopg.connect(scopedb_db.dsn) as admin:
         remaining = {r[0] for r in admin.execute("SELECT id FROM scopedb.notes")}
         tombstones = admin.execute("SELECT count(*) FROM scopedb.note_tombstones").fetchone()
     assert remaining == {keep}
     assert tombstones == (0,)
-    assert notes.db.admin().sweep_notes() == (0, 0)
+    assert scopedb_db.admin().sweep_notes() == (0, 0)
 
 
-def test_notes_are_isolated_by_project_under_rls(notes: NoteStore) -> None:
-    NoteStore(notes.db, "repo-b").store("b's note", tags=["shared-tag"])
+def test_notes_are_isolated_by_project_under_rls(notes: NoteStore, scopedb_db: Database) -> None:
+    NoteStore(scopedb_db, "repo-b").store("b's note", tags=["shared-tag"])
     notes.store("a's note", tags=["shared-tag"])
     assert [d.project for d in notes.search(tag_prefix="shared")] == ["repo-a"]
-    with notes.db.scoped(ResourceScope(project_names={"repo-a"})) as s:
+    with scopedb_db.scoped(ResourceScope(project_names={"repo-a"})) as s:
         assert s.execute("SELECT count(*) FROM scopedb.notes").scalar() == 1
         now = s.execute("SELECT now()").scalar()
         assert isinstance(now, dt.datetime)

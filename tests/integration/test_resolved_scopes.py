@@ -42,7 +42,7 @@ def test_a_tampered_kept_token_only_costs_a_fresh_resolution(tenants: Tenants) -
     widened = claims.replace(f'"project_ids": [{tenants.a.id}]', f'"project_ids": [{tenants.a.id}, {tenants.b.id}]')
     assert widened != claims
     forged = f"{head}{signature}.{widened}"
-    tenants.db._resolved.put(key, forged, [tenants.a.id, tenants.b.id])
+    tenants.db.state.resolved.put(key, forged, [tenants.a.id, tenants.b.id])
     owners, entered = _owners(tenants, ("acme/api",))
     assert owners == {tenants.a.id}  # the forged token did not verify; the scope was resolved afresh
     assert entered != forged
@@ -52,7 +52,7 @@ def test_another_scopes_token_under_this_scopes_key_is_not_used(tenants: Tenants
     _, beta_token = _owners(tenants, ("beta/web",))
     key = ResolvedScopes.key(tenants.scope("acme/api"), None)
     assert key is not None
-    tenants.db._resolved.put(key, beta_token, [tenants.a.id])  # a valid token, but for another scope
+    tenants.db.state.resolved.put(key, beta_token, [tenants.a.id])  # a valid token, but for another scope
     owners, entered = _owners(tenants, ("acme/api",))
     assert owners == {tenants.a.id}
     assert entered != beta_token

@@ -10,10 +10,10 @@ import psycopg
 import pytest
 
 from scopedb import Database, Fragment, ResourceScope, ScopeViolationError
-from scopedb.backends import PgGraphBackend, PgTextBackend, PgVectorBackend
-from scopedb.backends.postgres import VectorStrategy, search_vector
+from scopedb.backends.postgres import PgGraphBackend, PgTextBackend, PgVectorBackend
 from scopedb.errors import ForeignKeyViolationError, InvalidArgumentError, PermissionDeniedError
 from scopedb.ingest import EdgeIn, NodeIn
+from scopedb.retrieval import VectorStrategy
 from scopedb.view import ScopedBackendSet, ScopedBackendView
 from tests.conftest import Tenants
 
@@ -152,9 +152,9 @@ def test_a_project_past_the_threshold_is_searched_through_its_own_index(tenants:
     assert [f for f in tenants.db.admin().audit() if f.severity == "error"] == []  # E026 knows the indexes
     query = _unit(11)
     with tenants.db.scoped(tenants.scope("acme/api")) as s:
-        hnsw = search_vector(s, query, limit=10)
+        hnsw = s.search_vector(query, limit=10)
         assert s.last_vector_strategy == "index"
-        exact = search_vector(s, query, limit=10, strategy=VectorStrategy(exact=True))
+        exact = s.search_vector(query, limit=10, strategy=VectorStrategy(exact=True))
         assert s.last_vector_strategy == "exact"
         s.execute("SET LOCAL enable_sort = off")  # as scopedb.nearest_fragments does
         plan = "\n".join(
@@ -168,6 +168,14 @@ def test_a_project_past_the_threshold_is_searched_through_its_own_index(tenants:
     recall = len({h.fragment.id for h in hnsw} & {h.fragment.id for h in exact}) / 10
     assert recall >= 0.9
     assert hnsw[0].fragment.id == "h11"
+    with tenants.db.scoped(tenants.scope("acme/api")) as s:
+        # The caller's own settings survive a search (the statement's settings are the function's own SET, scoped
+        # to it, never a RESET of the caller's): a search in the middle of a transaction changes nothing after it.
+        s.execute("SET LOCAL enable_seqscan = off; SET LOCAL hnsw.ef_search = 7; SET LOCAL work_mem = '7MB'")
+        assert len(s.search_vector(query, limit=10)) == 10
+        assert s.last_vector_strategy == "index"
+        after = [s.execute(q).scalar() for q in ("SHOW enable_seqscan", "SHOW hnsw.ef_search", "SHOW work_mem")]
+    assert after == ["off", "7", "7MB"]
 
 
 def test_a_short_index_answer_is_replaced_by_the_exact_one(tenants: Tenants) -> None:
@@ -182,10 +190,10 @@ def test_a_short_index_answer_is_replaced_by_the_exact_one(tenants: Tenants) -> 
     tenants.db.admin().maintain_storage(threshold=100)
     with tenants.db.scoped(tenants.scope("acme/api", include_paths={"keep/**"})) as s:
         tight = VectorStrategy(min_ef_search=1, ef_search_per_k=1, max_scan_tuples=1)
-        hits = search_vector(s, _unit(3), limit=5, strategy=tight)
+        hits = s.search_vector(_unit(3), limit=5, strategy=tight)
         assert s.last_vector_strategy == "exact"
-        exact = search_vector(s, _unit(3), limit=5, strategy=VectorStrategy(exact=True))
-        wide = search_vector(s, _unit(3), limit=5)
+        exact = s.search_vector(_unit(3), limit=5, strategy=VectorStrategy(exact=True))
+        wide = s.search_vector(_unit(3), limit=5)
         assert s.last_vector_strategy == "index"
     assert len(hits) == 5
     assert all(h.fragment.path == "keep/x.py" for h in hits)

@@ -60,7 +60,9 @@ def test_token_budget_is_enforced_too(scopedb_db: Database) -> None:
     assert metrics.warm == 1
 
 
-def test_demotion_to_cold_summarises_long_content_and_keeps_the_original(service: ContextTierService) -> None:
+def test_demotion_to_cold_summarises_long_content_and_keeps_the_original(
+    service: ContextTierService, scopedb_db: Database
+) -> None:
     long = " ".join(f"Sentence number {n} explains one more detail of the flow." for n in range(30))
     service.store("long", project="p", tier="warm", content=long)
     assert service.demote("long", project="p") == "cold"
@@ -68,15 +70,15 @@ def test_demotion_to_cold_summarises_long_content_and_keeps_the_original(service
     assert cold is not None
     assert cold.content == extractive_summary(long)
     assert len(cold.content) < len(long)
-    assert service.db.admin().original_content("p", "long") == long
+    assert scopedb_db.admin().original_content("p", "long") == long
     # The original is owner-only: the app cannot read it, whatever SQL it runs.
-    with pytest.raises(PermissionDeniedError), service.db.scoped(ResourceScope(project_names={"p"})) as s:
+    with pytest.raises(PermissionDeniedError), scopedb_db.scoped(ResourceScope(project_names={"p"})) as s:
         s.execute("SELECT content FROM scopedb_private.fragment_originals")
     assert service.promote("long", project="p") == "warm"
     warm = service.get_scoped("long", ResourceScope(project_names={"p"}))
     assert warm is not None
     assert warm.content == long
-    assert service.db.admin().original_content("p", "long") is None
+    assert scopedb_db.admin().original_content("p", "long") is None
 
 
 def test_demoting_cold_evicts_and_promoting_hot_stays_hot(service: ContextTierService) -> None:

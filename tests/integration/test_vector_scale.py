@@ -17,7 +17,7 @@ from psycopg import sql
 
 from scopedb import Database, Fragment, ResourceScope
 from scopedb.admin import STORAGE_THRESHOLD
-from scopedb.backends.postgres import VectorStrategy, search_vector
+from scopedb.retrieval import VectorStrategy
 from scopedb.server import Server
 from scopedb.testing import ScopedbTestServer
 
@@ -81,16 +81,16 @@ def test_vector_returns_min_k_visible_at_every_scope_size(big_db: Database, shar
     with big_db.scoped(ResourceScope(project_names=projects)) as s:
         for k in (1, 10, 100):
             for strategy in (None, VectorStrategy(exact=True)):  # scopedb's choice, and exact
-                hits = search_vector(s, _vector(rng), limit=k, strategy=strategy)
+                hits = s.search_vector(_vector(rng), limit=k, strategy=strategy)
                 assert len(hits) == min(k, visible), f"{share} k={k} via {s.last_vector_strategy}"
                 assert {h.fragment.project_name for h in hits} <= projects
     narrowed = ResourceScope(project_names=projects, include_paths={"d7/**"})  # 1% of each project
     with big_db.scoped(narrowed) as s:
-        hits = search_vector(s, _vector(rng), limit=10)
+        hits = s.search_vector(_vector(rng), limit=10)
         assert len(hits) == min(10, sum(len(range(7, SIZES[p], 100)) for p in projects))
         assert {h.fragment.path for h in hits} == {"d7/f.txt"}
     with big_db.scoped(ResourceScope(project_names={"tiny"})) as s:
-        assert len(search_vector(s, _vector(rng), limit=100)) == 50
+        assert len(s.search_vector(_vector(rng), limit=100)) == 50
 
 
 def test_each_search_index_holds_one_project(big_db: Database) -> None:
@@ -120,6 +120,6 @@ def test_control_plain_filtered_hnsw_under_returns(big_db: Database) -> None:
         plan = "\n".join(row[0] for row in s.execute("EXPLAIN " + statement, (big, query)))
         assert f"fragments_{big}_embedding_hnsw" in plan
         rows = s.execute(statement, (big, query)).rows
-        full = search_vector(s, [0.5] * DIM, limit=10)
+        full = s.search_vector([0.5] * DIM, limit=10)
     assert len(rows) < 10
     assert len(full) == 10

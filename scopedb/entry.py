@@ -1,0 +1,164 @@
+# Generated from scopedb/entry_async.py by .ci/async_to_sync.py.
+# Do not edit: edit the source, run `make generate`.
+"""Scope entry on one connection: the statements that begin a scoped transaction and set its scope.
+
+Generated from :mod:`scopedb.entry_async` by ``.ci/async_to_sync.py``: edit that file, not this one. The
+database classes decide *which* token to enter (a kept resolved one, or a freshly signed one, retried once after a
+key rotation); these functions send it, pipelined, in one round trip.
+
+The token travels only as a bind parameter: every application session shares one login, and a session that resets
+its role to that login can read the others' last statement in ``pg_stat_activity`` — a token written into the
+statement text could be read there and replayed while it is valid.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any, LiteralString
+
+import psycopg
+from psycopg import sql
+
+from scopedb import sqlfiles
+from scopedb.errors import ConfigurationError, DatabaseUnavailableError, translate
+from scopedb.logins import CLEAN, VETTED, judge_login
+from scopedb.resolved import ResolvedScopes
+from scopedb.scopestate import ScopeEntry
+from scopedb.tokens import SigningKey
+
+#: What a scoped transaction of scopedb's own pools starts with: BEGIN (read-write, READ COMMITTED whatever the
+#: session's defaults), then become scopedb_app.
+BEGIN_AS_APP: tuple[LiteralString, ...] = (sqlfiles.query("session", "begin"), "SET LOCAL ROLE scopedb_app")
+
+
+@dataclass(frozen=True)
+class Entered:
+    """What entry learned: the scope's project ids as the database resolved them, and (when asked for, in the
+    same round trip) their names, read under RLS."""
+
+    project_ids: list[int]
+    project_names: dict[str, int] | None = None
+
+
+def enter_token(
+    conn: psycopg.Connection[Any],
+    token: str,
+    *,
+    scope_entry: ScopeEntry,
+    lead: tuple[LiteralString, ...] = BEGIN_AS_APP,
+    trail: tuple[LiteralString, ...] = (),
+    names: bool = False,
+    keep: tuple[ResolvedScopes, str] | None = None,
+) -> Entered:
+    """Run ``lead``, enter the scope, then ``trail`` (skipped when entry fails), in one round trip. With ``names``
+    the scope's project names are read in the same round trip; with ``keep`` (the kept tokens and a key of them)
+    the resolved token is read too and kept for reentry.
+
+    ``scope_entry="set_local"`` is the form Citus forwards to its workers (``citus.propagate_set_commands =
+    'local'``): SET takes no parameters, so the resolved token is in the text of that one statement while it
+    runs, and the statement after it replaces that text at once (docs/security.md, residual channels). It costs a
+    second round trip.
+    """
+    CLEAN.discard(conn)
+    named = None
+    try:
+        if scope_entry == "function":
+            with conn.pipeline():
+                for statement in lead:
+                    conn.execute(statement)
+                cur = conn.execute(sqlfiles.query("session", "enter_scope"), {"token": token})
+                for statement in trail:
+                    conn.execute(statement)
+                kept = conn.execute(sqlfiles.query("session", "resolved_token")) if keep else None
+                named = conn.execute(sqlfiles.query("session", "scope_projects")) if names else None
+            entered = cur.fetchone()
+            assert entered is not None
+            ids = [int(pid) for pid in entered[0]["project_ids"]]
+            if keep is not None and kept is not None and (row := kept.fetchone()) is not None:
+                keep[0].put(keep[1], row[0], ids)
+        else:
+            with conn.pipeline():
+                for statement in lead:
+                    conn.execute(statement)
+                cur = conn.execute(sqlfiles.query("session", "resolve_scope"), {"token": token})
+            resolved = cur.fetchone()
+            assert resolved is not None
+            with conn.pipeline():
+                conn.execute(sql.SQL("SET LOCAL scopedb.scope_token = {}").format(sql.Literal(resolved[0])))
+                cur = conn.execute(sqlfiles.query("session", "scope_project_ids"))
+                for statement in trail:
+                    conn.execute(statement)
+                named = conn.execute(sqlfiles.query("session", "scope_projects")) if names else None
+            row = cur.fetchone()
+            assert row is not None
+            ids = [int(pid) for pid in row[0]]
+        project_names = None if named is None else {name: int(pid) for pid, name in named.fetchall()}
+    except psycopg.Error as exc:
+        raise translate(exc) from exc
+    return Entered(ids, project_names)
+
+
+def reenter(conn: psycopg.Connection[Any], token: str) -> Entered:
+    """BEGIN, become scopedb_app and set a resolved token kept from an earlier entry, reading the scope's
+    project names: one round trip. No project ids means the token no longer verifies."""
+    CLEAN.discard(conn)
+    try:
+        with conn.pipeline():
+            for statement in BEGIN_AS_APP:
+                conn.execute(statement)
+            cur = conn.execute(sqlfiles.query("session", "reenter_scope"), {"token": token})
+            named = conn.execute(sqlfiles.query("session", "scope_projects"))
+        ids = cur.fetchone()
+        rows = named.fetchall()
+    except psycopg.Error as exc:
+        raise translate(exc) from exc
+    assert ids is not None
+    return Entered([int(pid) for pid in ids[0] or ()], {name: int(pid) for pid, name in rows})
+
+
+def vet_connection(conn: psycopg.Connection[Any]) -> None:
+    """Refuse a connection whose login could step outside a scope (:class:`~scopedb.logins.PrivilegedLoginError`),
+    once per connection: a connection scopedb's own pools did not make (a service's, SQLAlchemy's) is judged on its
+    first entry, in the transaction the caller has open, with one round trip."""
+    if conn in VETTED:
+        return
+    try:
+        with conn.pipeline():
+            conn.execute("SET LOCAL ROLE scopedb_app")
+            cur = conn.execute(sqlfiles.query("admin", "login_hazards"))
+        judge_login(cur.fetchone())
+    except psycopg.errors.InsufficientPrivilege:
+        raise ConfigurationError("the connection's login is not a member of scopedb_app") from None
+    except psycopg.Error as exc:
+        raise translate(exc) from exc
+    VETTED.add(conn)
+
+
+def check_app_login(app_dsn: str) -> str:
+    """Refuse an application login that could step outside a scope; return the database name (the audience)."""
+    try:
+        with psycopg.Connection.connect(app_dsn, autocommit=True) as conn:
+            try:
+                conn.execute("SET ROLE scopedb_app")
+            except psycopg.errors.InsufficientPrivilege:
+                raise ConfigurationError("the application login is not a member of scopedb_app") from None
+            return judge_login((conn.execute(sqlfiles.query("admin", "login_hazards"))).fetchone())
+    except psycopg.OperationalError as exc:
+        raise DatabaseUnavailableError(
+            "could not connect as the application login (was the database migrated?)"
+        ) from exc
+    except psycopg.Error as exc:
+        raise translate(exc) from exc
+
+
+def read_signing_key(admin_dsn: str) -> SigningKey | None:
+    """The database's active signing key, read through the admin login on a connection of its own (so an async
+    database reads it without blocking the loop and keeps no sync connection afterwards)."""
+    try:
+        with psycopg.Connection.connect(admin_dsn, autocommit=True, connect_timeout=10) as conn:
+            row = (conn.execute(sqlfiles.query("admin", "active_signing_key"))).fetchone()
+    except psycopg.OperationalError as exc:
+        raise DatabaseUnavailableError("could not connect as the admin login to read the signing key") from exc
+    except psycopg.Error as exc:
+        raise translate(exc) from exc
+    return SigningKey(row[0], bytes(row[1])) if row else None

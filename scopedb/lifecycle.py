@@ -1,0 +1,115 @@
+# Generated from scopedb/lifecycle_async.py by .ci/async_to_sync.py.
+# Do not edit: edit the source, run `make generate`.
+"""How a scoped transaction ends, and what a pooled application connection must be before it is lent out.
+
+Generated from :mod:`scopedb.lifecycle_async` by ``.ci/async_to_sync.py``: edit that file, not this one.
+Only an end that completes marks a connection clean (:data:`scopedb.logins.CLEAN`); the pools' reset hook
+discards any other, so a transaction interrupted mid-COMMIT never hands its session state to the next tenant.
+"""
+
+from __future__ import annotations
+
+import logging
+from typing import Any, Literal
+
+import psycopg
+from psycopg import sql
+
+from scopedb import sqlfiles
+from scopedb.errors import translate
+from scopedb.logins import CLEAN, DirtyConnectionError, StoredSettingsError, stored_setting_names
+
+log = logging.getLogger("scopedb.database")
+
+#: Options of every application pool: no server-side prepared statements, because the cleanup after each
+#: transaction (DEALLOCATE ALL) and a transaction-pooling PgBouncer both drop them behind the driver's back.
+APP_CONNECTION_OPTIONS: dict[str, Any] = {"autocommit": True, "prepare_threshold": None}
+
+
+def keep_only_if_clean(conn: psycopg.Connection[Any]) -> None:
+    """Pool ``reset`` hook: raising makes the pool close the connection rather than lend it out again."""
+    if conn in CLEAN:
+        CLEAN.discard(conn)
+        return
+    raise DirtyConnectionError()
+
+
+def end(conn: psycopg.Connection[Any], statement: Literal["COMMIT", "ROLLBACK"]) -> None:
+    """End the scoped transaction and clean the session (``end_cleanup`` in ``sql/queries/session.sql``) in one
+    round trip; a failed COMMIT raises, after cleaning up. Anything that interrupts the end (KeyboardInterrupt, a
+    cancelled task) leaves the connection unmarked, to be discarded."""
+    try:
+        end_cleanup(conn, statement)
+    except psycopg.Error as exc:
+        quietly_roll_back(conn, entry=False)
+        try:
+            end_cleanup(conn)
+        except psycopg.Error:
+            conn.close()  # the pool replaces a closed connection rather than lend out a dirty one
+            if statement == "COMMIT":
+                raise translate(exc) from exc
+            return
+        CLEAN.add(conn)
+        if statement == "COMMIT":
+            raise translate(exc) from exc
+        log.debug("rollback failed: %s", type(exc).__name__)
+        return
+    CLEAN.add(conn)
+
+
+def end_cleanup(conn: psycopg.Connection[Any], statement: Literal["COMMIT", "ROLLBACK", ""] = "") -> None:
+    """Run ``statement`` (if any) and the session cleanup as one string; remove settings found stored for the
+    login (see :func:`refuse_stored_settings`)."""
+    cleanup = sqlfiles.query("session", "end_cleanup")
+    cur = conn.execute(f"{statement}; {cleanup}" if statement else cleanup)
+    while cur.nextset():
+        pass  # the last result is the stored-settings check
+    stored = cur.fetchone()
+    if stored is not None and stored[0]:
+        remove_stored_settings(conn)
+
+
+def refuse_stored_settings(conn: psycopg.Connection[Any]) -> None:
+    """Pool ``configure`` hook: a new application connection must not start with settings stored for the login.
+
+    Stored settings become the session's defaults at login and what ``RESET ALL`` goes back to, so a tenant that
+    stored them (after ``RESET ROLE``, as the shared login) would reach every session opened afterwards. scopedb
+    pins what its results depend on in every transaction; this removes the rest at its source and discards the
+    connection that started with them (the pool opens another).
+    """
+    try:
+        stored = (conn.execute(sqlfiles.query("session", "stored_settings"))).fetchall()
+    except psycopg.Error as exc:
+        raise translate(exc) from exc
+    if stored:
+        remove_stored_settings(conn)
+        raise StoredSettingsError()
+
+
+def remove_stored_settings(conn: psycopg.Connection[Any]) -> None:
+    """``ALTER ROLE CURRENT_USER [IN DATABASE ...] RESET ALL`` as the login (a role may always reset its own), and
+    say which settings were found — their names only."""
+    try:
+        rows = (conn.execute(sqlfiles.query("session", "stored_settings"))).fetchall()
+        conn.execute("SET SESSION default_transaction_read_only = off")  # a stored 'on' refuses ALTER ROLE
+        conn.execute("ALTER ROLE CURRENT_USER RESET ALL")
+        conn.execute(
+            sql.SQL("ALTER ROLE CURRENT_USER IN DATABASE {} RESET ALL").format(sql.Identifier(conn.info.dbname))
+        )
+        conn.execute("RESET default_transaction_read_only")
+    except psycopg.Error as exc:
+        log.error("could not remove settings stored for the application login: %s", type(exc).__name__)
+        return
+    log.warning("removed settings stored for the application login %s: %s", conn.info.user, stored_setting_names(rows))
+
+
+def quietly_roll_back(conn: psycopg.Connection[Any], *, entry: bool = True) -> None:
+    """End a transaction without masking the exception on its way out. For a failed ``entry`` (before any of the
+    caller's SQL ran) a completed rollback leaves nothing behind: the connection is clean."""
+    try:
+        conn.execute("ROLLBACK")
+    except psycopg.Error:
+        log.debug("could not roll back after an error")
+        return
+    if entry:
+        CLEAN.add(conn)

@@ -1,0 +1,55 @@
+"""Embeddings as pgvector stores them: checked, float32, and sent in pgvector's binary format.
+
+The bulk path sends embeddings in binary: formatting 128 floats as text per row cost more than the database spent
+inserting the row. A connection learns the binary format once (:data:`VECTOR_READY`); the session modules do that
+when an operation asks for it (:data:`scopedb.steps.VECTOR_TYPES`).
+"""
+
+from __future__ import annotations
+
+import weakref
+from collections.abc import Sequence
+from typing import Any
+
+import numpy as np
+
+from scopedb.errors import InvalidArgumentError
+
+#: Connections (sync or async) that have pgvector's types registered.
+VECTOR_READY: weakref.WeakSet[Any] = weakref.WeakSet()
+
+
+def vector_literal(values: Sequence[float] | None, dimension: int | None = None) -> str | None:
+    """pgvector's text form of an embedding, after the checks of :func:`vector_array`."""
+    array = vector_array(values, dimension)
+    if array is None:
+        return None
+    return "[" + ",".join(repr(v) for v in array.tolist()) + "]"
+
+
+def vector_array(
+    values: Sequence[float] | None, dimension: int | None = None
+) -> np.ndarray[Any, np.dtype[np.float32]] | None:
+    """An embedding as the float32 array pgvector stores: a flat sequence of finite numbers, ``dimension`` wide
+    when that is given, each fitting a 32-bit float. Anything else is an :class:`InvalidArgumentError`.
+
+    The bulk path sends these in pgvector's binary format: formatting 128 floats as text per row cost more than
+    the database spent inserting the row.
+    """
+    if values is None:
+        return None
+    if isinstance(values, str | bytes) or not isinstance(values, Sequence | np.ndarray):
+        raise InvalidArgumentError("an embedding is a sequence of numbers")
+    try:
+        raw = np.asarray(values)
+    except (TypeError, ValueError):
+        raise InvalidArgumentError("an embedding must contain only numbers") from None
+    if raw.ndim != 1 or raw.dtype.kind not in "fiu":
+        raise InvalidArgumentError("an embedding must be a flat sequence of numbers")
+    if dimension is not None and len(raw) != dimension:
+        raise InvalidArgumentError(f"embedding has {len(raw)} dimensions; the database stores {dimension}")
+    with np.errstate(over="ignore"):
+        array = raw.astype(np.float32)
+    if not np.isfinite(array).all():
+        raise InvalidArgumentError("an embedding must not contain NaN or infinity, nor overflow a 32-bit float")
+    return array
