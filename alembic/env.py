@@ -15,6 +15,7 @@ from sqlalchemy import create_engine, text
 from sqlalchemy.pool import NullPool
 
 from scopedb.migrations import VERSION_SCHEMA
+from scopedb.sqlfiles import DEFAULT_EMBEDDING_DIM
 
 config = context.config
 x_args = context.get_x_argument(as_dictionary=True)
@@ -22,7 +23,7 @@ dsn = config.attributes.get("dsn") or x_args.get("dsn") or os.environ.get("SCOPE
 if not dsn:
     raise SystemExit("scopedb migrations need a database: pass -x dsn=... or set SCOPEDB_DATABASE_URL")
 if "embedding_dim" not in config.attributes:
-    config.attributes["embedding_dim"] = int(x_args.get("embedding_dim", "384"))
+    config.attributes["embedding_dim"] = int(x_args.get("embedding_dim", DEFAULT_EMBEDDING_DIM))
 
 
 def run_migrations_online() -> None:

@@ -127,11 +127,6 @@ class ResourceScope(BaseModel):
         assert isinstance(at, dt.datetime)
         return valid_from <= at and (valid_to is None or at < valid_to)
 
-    @property
-    def filters_content(self) -> bool:
-        """Whether paths or names narrow the scope."""
-        return bool(self.include_paths or self.exclude_paths or self.include_names or self.exclude_names)
-
     def contains_project(self, name: str) -> bool:
         """Whether ``name`` is one of the scope's projects."""
         return name in self.project_names

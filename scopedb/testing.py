@@ -41,23 +41,9 @@ _counter = itertools.count()
 TEST_APP_ROLE = "scopedb_test_app"
 
 
-def pytest_addoption(parser: pytest.Parser) -> None:
-    group = parser.getgroup("scopedb")
-    group.addoption("--slow", action="store_true", default=False, help="run scopedb's long cases too")
-
-
 def pytest_configure(config: pytest.Config) -> None:
-    config.addinivalue_line("markers", "slow: long-running cases, run with --slow")
+    # Only what the plugin's own fixtures use: a project's options and markers (a --slow, say) stay its own.
     config.addinivalue_line("markers", "docker: needs a Docker engine")
-
-
-def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
-    if config.getoption("--slow"):
-        return
-    skip_slow = pytest.mark.skip(reason="long case: run with --slow")
-    for item in items:
-        if "slow" in item.keywords:
-            item.add_marker(skip_slow)
 
 
 class ScopedbTestServer:

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import datetime as dt
 from collections.abc import Iterable, Sequence
+from functools import cached_property
 from typing import Annotated, Any
 
 from pydantic import BaseModel, ConfigDict, Field, field_validator
@@ -59,6 +60,11 @@ class ScopedBackendView(BaseModel):
 
     def to_resource_scope(self) -> ResourceScope:
         """The scope this view states (what a database-backed backend enters for each query)."""
+        return self._scope
+
+    @cached_property
+    def _scope(self) -> ResourceScope:
+        # One scope model: the view's rules are the ResourceScope's (scopedb.scope), never restated here.
         if self.scope is not None:
             return self.scope
         return ResourceScope(
@@ -70,13 +76,13 @@ class ScopedBackendView(BaseModel):
 
     @property
     def narrows_resources(self) -> bool:
-        """Whether only the listed resources are visible."""
-        return self.resources_narrowed or bool(self.resource_ids)
+        """Whether only the listed resources are visible (:attr:`ResourceScope.narrows_resources`)."""
+        return self._scope.narrows_resources
 
     @property
     def effective_scope(self) -> frozenset[str]:
-        """The resources this view can see: ``resource_ids`` minus the denied ones (empty for a project-only view)."""
-        return frozenset(self.resource_ids - self.denied_resource_ids)
+        """The resources this view can see (:attr:`ResourceScope.effective_resource_ids`)."""
+        return self._scope.effective_resource_ids
 
     def allows_project(self, name: str) -> bool:
         """Whether ``name`` is one of the view's projects."""
@@ -88,16 +94,13 @@ class ScopedBackendView(BaseModel):
         A fragment without a project is never visible; a fragment without a resource is visible only when the
         view does not narrow to resources; a denied resource is never visible.
         """
-        if not fragment.project_name or fragment.project_name not in self.allowed_projects:
+        scope = self._scope
+        if not fragment.project_name or not scope.contains_project(fragment.project_name):
             return False
-        resource = fragment.resource_id or ""
-        if resource and resource in self.denied_resource_ids:
+        if not scope.contains_resource(fragment.resource_id or ""):
             return False
-        if self.narrows_resources and resource not in self.effective_scope:
-            return False
-        scope = self.scope
-        if scope is None:
-            return True
+        if self.scope is None:
+            return True  # a view built from lists, without paths, names or time
         at = now or dt.datetime.now(dt.UTC)
         return (
             scope.matches_path(fragment.path)
@@ -108,12 +111,7 @@ class ScopedBackendView(BaseModel):
     def require_effective_scope(self) -> None:
         """Refuse to query a view that narrows to resources and denies all of them: it could only see nothing,
         which is almost always a configuration error worth reporting rather than an empty answer."""
-        if self.narrows_resources and not self.effective_scope:
-            raise ScopeViolationError(
-                "every resource of the scope is denied",
-                resource_ids=self.resource_ids,
-                scope_project_names=self.allowed_projects,
-            )
+        self._scope.require_effective()
 
     # Proxies: the view is injected into every backend call ---------------------------------------------------------
 

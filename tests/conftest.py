@@ -15,6 +15,20 @@ from scopedb.admin import Project, Resource
 DATA_TABLES = ("projects", "resources", "resource_links", "fragments")
 
 
+# The repository's own habit, not the installed plugin's (scopedb.testing): long cases run with --slow.
+def pytest_addoption(parser: pytest.Parser) -> None:
+    parser.addoption("--slow", action="store_true", default=False, help="run the long cases too")
+
+
+def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
+    if config.getoption("--slow"):
+        return
+    skip_slow = pytest.mark.skip(reason="long case: run with --slow")
+    for item in items:
+        if "slow" in item.keywords:
+            item.add_marker(skip_slow)
+
+
 @dataclass
 class Tenants:
     """Project A ("acme/api") and project B ("beta/web"), each with two linked resources and fragments."""

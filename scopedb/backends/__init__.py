@@ -1,4 +1,8 @@
-"""Text, vector and graph backends: in-memory reference implementations and (later) PostgreSQL ones."""
+"""Text, vector and graph backends: the protocols and the in-memory reference implementations.
+
+The PostgreSQL backends live in :mod:`scopedb.backends.postgres` and are imported from there, so this package (and
+the view layer above it) stays free of the database driver.
+"""
 
 from scopedb.backends.base import (
     FragmentRecord,
@@ -12,7 +16,6 @@ from scopedb.backends.base import (
     VectorHit,
 )
 from scopedb.backends.memory import InMemoryGraphBackend, InMemoryTextBackend, InMemoryVectorBackend
-from scopedb.backends.postgres import PgGraphBackend, PgTextBackend, PgVectorBackend
 
 __all__ = [
     "FragmentRecord",
@@ -23,9 +26,6 @@ __all__ = [
     "InMemoryGraphBackend",
     "InMemoryTextBackend",
     "InMemoryVectorBackend",
-    "PgGraphBackend",
-    "PgTextBackend",
-    "PgVectorBackend",
     "TextBackend",
     "TextHit",
     "VectorBackend",

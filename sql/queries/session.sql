@@ -1,4 +1,5 @@
--- Statements of a scoped transaction (Database.scoped). They run as scopedb_app; RLS decides every row.
+-- Statements that begin, enter and end a scoped transaction (scopedb.entry_async, scopedb.lifecycle_async), and
+-- the one-row insert of add_fragments (scopedb.ingest). They run as scopedb_app; RLS decides every row.
 
 -- name: begin
 -- Scoped transactions are read-write and READ COMMITTED whatever defaults the session has (a tenant may have
@@ -29,10 +30,12 @@ SELECT scopedb.reenter_scope(%(token)s), pg_catalog.set_config('search_path', '"
 SELECT coalesce(scopedb.scope_project_ids(), '{}');
 
 -- name: scope_projects
--- The scope's projects as the database resolved them.
+-- The scope's projects as the database resolved them, name and id: read in the entry's own round trip, so a
+-- session knows them (ScopedSession.projects) without asking again.
 SELECT id, name FROM scopedb.projects ORDER BY id;
 
 -- name: insert_fragment
+-- One fragment (add_fragments), its id generated when none is given; WITH CHECK refuses a row outside the scope.
 INSERT INTO scopedb.fragments (project_id, id, resource_id, path, fqn, content, embedding, tier, token_count,
                                valid_from, valid_to)
 VALUES (%(project_id)s, COALESCE(%(id)s, gen_random_uuid()::text), %(resource_id)s, %(path)s, %(fqn)s,
