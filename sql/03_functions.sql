@@ -105,12 +105,12 @@ COMMENT ON FUNCTION scopedb_private.retire_signing_key(text, timestamptz) IS
 -- of the transaction, and a transaction that outlived its token (or the retirement of its key) kept reading. The audience of a token is the database it was minted for,
 -- so a token for staging is refused in production. This runs once per statement for every scope accessor a policy
 -- evaluates, so it avoids regular expressions (Postgres's engine needs hundreds of microseconds for a capturing
--- pattern) and parses the claims with one jsonb_populate_record call.
+-- pattern) and parses the claims with one jsonb_populate_record call. It runs only inside scopedb's SECURITY
+-- DEFINER functions (the accessors, the entry functions), as their owner and under their pinned search_path, so it
+-- needs no SET clause of its own: each one costs a save and restore of the setting on every call.
 CREATE FUNCTION scopedb_private.check_token(token text, OUT claims scopedb_private.scope_claims, OUT problem text)
 LANGUAGE plpgsql
 STABLE
-SECURITY DEFINER
-SET search_path = pg_catalog, pg_temp
 AS $$
 DECLARE
     kid text;
@@ -163,12 +163,18 @@ COMMENT ON FUNCTION scopedb_private.check_token(text) IS
     'Verifies a scope token (HMAC-SHA256, key not retired, audience = this database, not expired).';
 
 -- The verified claims of the current transaction, or NULL (no scope, an ended transaction, or a token that does
--- not verify). Settings read as '' once the transaction that set them has ended, hence NULLIF.
+-- not verify). Settings read as '' once the transaction that set them has ended, hence NULLIF. Like check_token it
+-- runs only inside scopedb's SECURITY DEFINER functions (the accessors), as their owner, under their pinned
+-- search_path, so it has no SET clause of its own.
+--
+-- Every accessor verifies: the setting can be changed by any SQL the application runs, so what it holds is
+-- trusted only once checked. A memo of the verification (a row written at entry and trusted for that token) would
+-- save a few microseconds per accessor, but a row written per transaction costs a transaction id per request,
+-- which read-heavy services would pay for in wraparound vacuums, and does not work on a hot standby
+-- (docs/architecture.md, "Why these choices").
 CREATE FUNCTION scopedb_private.verified_claims() RETURNS scopedb_private.scope_claims
 LANGUAGE plpgsql
 STABLE
-SECURITY DEFINER
-SET search_path = pg_catalog, pg_temp
 AS $$
 BEGIN
     RETURN (scopedb_private.check_token(NULLIF(pg_catalog.current_setting('scopedb.scope_token', true), ''))).claims;
@@ -236,6 +242,7 @@ LANGUAGE plpgsql
 STABLE
 SECURITY DEFINER
 SET search_path = pg_catalog, pg_temp
+SET plan_cache_mode = force_generic_plan
 AS $$
 DECLARE
     body text := claims::text;
@@ -293,11 +300,11 @@ COMMENT ON FUNCTION scopedb.patterns_admit(text, text[], text[]) IS
 
 -- Cheap and unverified: only says whether anything was entered. The permissive policies use it (RLS needs one
 -- permissive policy to admit a row); the restrictive policies, which are ANDed with it, do the verified check.
+-- It reads a setting anyone may read, so it runs as the caller; a standard-SQL body (RETURN) is parsed once, at
+-- creation, so no search_path can change what it calls, and the planner inlines it into the policies.
 CREATE FUNCTION scopedb.scope_entered() RETURNS boolean
 LANGUAGE sql
 STABLE
-SECURITY DEFINER
-SET search_path = pg_catalog, pg_temp
 RETURN COALESCE(pg_catalog.current_setting('scopedb.scope_token', true), '') <> '';
 COMMENT ON FUNCTION scopedb.scope_entered() IS
     'Whether a scope token is present (not whether it verifies); permissive policies only.';
@@ -493,9 +500,10 @@ BEGIN
             pg_catalog.set_config('hnsw.iterative_scan', 'off', true),
             pg_catalog.set_config('hnsw.max_scan_tuples', '20000', true),
             pg_catalog.set_config('hnsw.scan_mem_multiplier', '1', true),
-            -- Every statement plans with its parameters as constants, so the scope's project ids prune the
-            -- per-project partitions at plan time (a generic plan would cover every project's partition).
-            pg_catalog.set_config('plan_cache_mode', 'force_custom_plan', true),
+            -- Pruning is what keeps a statement to the scope's partitions. (scopedb sends its statements
+            -- unprepared, so their parameters are constants at plan time; its functions that read fragments pin
+            -- plan_cache_mode = force_custom_plan themselves. The transaction does not: the scope accessors and
+            -- the entry functions would then plan their own lookups again on every call.)
             pg_catalog.set_config('enable_partition_pruning', 'on', true);
     IF pg_catalog.current_setting('transaction_timeout', true) IS NOT NULL THEN  -- PostgreSQL 17 and later
         PERFORM pg_catalog.set_config('transaction_timeout', '0', true);
@@ -515,11 +523,9 @@ COMMENT ON FUNCTION scopedb_private.pin_settings() IS
 --   SD006 more path and name patterns than a scope may carry (16 in all, each body at most 4,096 characters)
 -- Use it directly (then `SET LOCAL scopedb.scope_token = <result>`) where SET LOCAL is the only form that reaches
 -- every node, as on Citus; otherwise call scopedb.enter_scope.
-CREATE FUNCTION scopedb.resolve_scope(token text) RETURNS text
+CREATE FUNCTION scopedb_private.resolve_token(token text, OUT resolved text, OUT resolved_claims scopedb_private.scope_claims)
 LANGUAGE plpgsql
 VOLATILE
-SECURITY DEFINER
-SET search_path = pg_catalog, pg_temp
 AS $$
 DECLARE
     checked record;
@@ -529,6 +535,7 @@ DECLARE
     denied text[];
     filter text[];
     claims jsonb;
+    patterns integer;
 BEGIN
     checked := scopedb_private.check_token(token);
     IF checked.problem IS NOT NULL THEN
@@ -545,10 +552,12 @@ BEGIN
     c := checked.claims;
     -- The policies test every pattern against every row they check: bound the work a scope can ask for (the
     -- Python layer refuses such scopes first, with the same limits).
-    IF COALESCE(pg_catalog.cardinality(c.path_include), 0) + COALESCE(pg_catalog.cardinality(c.path_exclude), 0)
-       + COALESCE(pg_catalog.cardinality(c.name_include), 0) + COALESCE(pg_catalog.cardinality(c.name_exclude), 0) > 16
-       OR EXISTS (SELECT FROM pg_catalog.unnest(c.path_include || c.path_exclude || c.name_include || c.name_exclude)
-                           AS b WHERE pg_catalog.length(b) > 4096) THEN
+    patterns := COALESCE(pg_catalog.cardinality(c.path_include), 0) + COALESCE(pg_catalog.cardinality(c.path_exclude), 0)
+                + COALESCE(pg_catalog.cardinality(c.name_include), 0) + COALESCE(pg_catalog.cardinality(c.name_exclude), 0);
+    IF patterns > 16
+       OR patterns > 0 AND EXISTS (SELECT FROM pg_catalog.unnest(c.path_include || c.path_exclude || c.name_include
+                                                                 || c.name_exclude) AS b
+                                    WHERE pg_catalog.length(b) > 4096) THEN
         RAISE EXCEPTION 'scope too complex: at most 16 path and name patterns' USING ERRCODE = 'SD006';
     END IF;
     PERFORM scopedb_private.pin_settings();
@@ -556,7 +565,8 @@ BEGIN
     -- The owner's policy on projects admits the names of the verified token in the setting.
     PERFORM pg_catalog.set_config('scopedb.scope_token', token, true);
     ids := ARRAY(SELECT p.id FROM scopedb.projects AS p WHERE p.name = ANY (c.projects) ORDER BY p.id);
-    IF pg_catalog.cardinality(ids) <> pg_catalog.cardinality(ARRAY(SELECT DISTINCT pg_catalog.unnest(c.projects))) THEN
+    IF pg_catalog.cardinality(ids) <> pg_catalog.cardinality(c.projects)
+       AND pg_catalog.cardinality(ids) <> pg_catalog.cardinality(ARRAY(SELECT DISTINCT pg_catalog.unnest(c.projects))) THEN
         RAISE EXCEPTION 'scope names a project that does not exist' USING ERRCODE = 'SD005';
     END IF;
     claims := pg_catalog.jsonb_build_object(
@@ -576,7 +586,23 @@ BEGIN
                          WHERE r.project_id = ANY (ids) AND r.id <> ALL (denied) ORDER BY r.id) || ''::text;
     END IF;
     PERFORM pg_catalog.set_config('scopedb.scope_token', COALESCE(previous, ''), true);
-    RETURN scopedb_private.sign_claims(claims || pg_catalog.jsonb_build_object('resource_filter', filter));
+    claims := claims || pg_catalog.jsonb_build_object('resource_filter', filter);
+    resolved := scopedb_private.sign_claims(claims);
+    -- What check_token would read back from the token just signed (its body is this jsonb's text).
+    resolved_claims := pg_catalog.jsonb_populate_record(NULL::scopedb_private.scope_claims, claims);
+END
+$$;
+COMMENT ON FUNCTION scopedb_private.resolve_token(text) IS
+    'Verifies and resolves a scope token (see scopedb.resolve_scope); also returns the resolved claims.';
+
+CREATE FUNCTION scopedb.resolve_scope(token text) RETURNS text
+LANGUAGE plpgsql
+VOLATILE
+SECURITY DEFINER
+SET search_path = pg_catalog, pg_temp
+AS $$
+BEGIN
+    RETURN (scopedb_private.resolve_token(token)).resolved;
 END
 $$;
 COMMENT ON FUNCTION scopedb.resolve_scope(text) IS
@@ -592,11 +618,12 @@ SECURITY DEFINER
 SET search_path = pg_catalog, pg_temp
 AS $$
 DECLARE
-    resolved text := scopedb.resolve_scope(token);
+    entered record;
     claims scopedb_private.scope_claims;
 BEGIN
-    PERFORM pg_catalog.set_config('scopedb.scope_token', resolved, true);
-    claims := scopedb_private.verified_claims();
+    SELECT r.resolved, r.resolved_claims INTO entered FROM scopedb_private.resolve_token(token) AS r;
+    claims := entered.resolved_claims;  -- what the token just signed holds: no need to verify it again
+    PERFORM pg_catalog.set_config('scopedb.scope_token', entered.resolved, true);
     RETURN pg_catalog.jsonb_build_object(
         'project_ids', claims.project_ids,
         'resource_filter', claims.resource_filter,
@@ -619,16 +646,15 @@ SECURITY DEFINER
 SET search_path = pg_catalog, pg_temp
 AS $$
 DECLARE
-    ids bigint[];
-    names text[];
+    claims scopedb_private.scope_claims := (scopedb_private.check_token(resolved)).claims;  -- verified once here
+    ids bigint[] := COALESCE(claims.project_ids, '{}'::bigint[]);
 BEGIN
     PERFORM pg_catalog.set_config('scopedb.scope_token', COALESCE(resolved, ''), true);
     PERFORM scopedb_private.pin_settings();
-    ids := scopedb.scope_project_ids();
-    names := scopedb.scope_project_names();
     -- The owner's policy on projects admits the names of the token in the setting.
-    IF (SELECT pg_catalog.count(*) FROM scopedb.projects AS p WHERE p.id = ANY (ids) AND p.name = ANY (names))
-       <> pg_catalog.cardinality(ids) THEN
+    IF pg_catalog.cardinality(ids) = 0
+       OR (SELECT pg_catalog.count(*) FROM scopedb.projects AS p WHERE p.id = ANY (ids) AND p.name = ANY (claims.projects))
+          <> pg_catalog.cardinality(ids) THEN
         PERFORM pg_catalog.set_config('scopedb.scope_token', '', true);
         RETURN '{}'::bigint[];
     END IF;

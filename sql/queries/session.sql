@@ -34,6 +34,11 @@ SELECT coalesce(scopedb.scope_project_ids(), '{}');
 -- session knows them (ScopedSession.projects) without asking again.
 SELECT id, name FROM scopedb.projects ORDER BY id;
 
+-- name: embedding_width
+-- When the application login is checked: the width of fragments.embedding (no row before the first migration).
+SELECT a.atttypmod FROM pg_catalog.pg_attribute AS a
+ WHERE a.attrelid = pg_catalog.to_regclass('scopedb.fragments') AND a.attname = 'embedding';
+
 -- name: insert_fragment
 -- One fragment (add_fragments), its id generated when none is given; WITH CHECK refuses a row outside the scope.
 INSERT INTO scopedb.fragments (project_id, id, resource_id, path, fqn, content, embedding, tier, token_count,
@@ -46,21 +51,23 @@ RETURNING id;
 -- name: end_cleanup
 -- What a scoped transaction may leave behind in its session, undone before the connection goes back to the pool,
 -- in the same round trip as COMMIT/ROLLBACK: held cursors, every setting (a session-level SET of
--- scopedb.scope_token included), the role (RESET ALL keeps a SET SESSION ROLE), prepared statements, cached plans,
--- sequence state, LISTENs and session advisory locks. The last row says whether settings are stored for the
--- login itself (ALTER ROLE CURRENT_USER SET ..., which RESET ALL cannot undo): then the caller removes them.
+-- scopedb.scope_token included), the role (RESET ALL keeps a SET SESSION ROLE), prepared statements, sequence
+-- state, LISTENs and session advisory locks. The last row says whether settings are stored for the login itself
+-- (ALTER ROLE CURRENT_USER SET ..., which RESET ALL cannot undo): then the caller removes them. Cached plans are
+-- kept: the only ones a session holds are scopedb's own functions' (a tenant can create no function, and its
+-- prepared statements are deallocated here), and those whose plan could depend on a scope's parameters pin
+-- plan_cache_mode = force_custom_plan; discarding the rest made every transaction plan the scope checks again.
 CLOSE ALL;
 RESET ALL;
 RESET ROLE;
 DEALLOCATE ALL;
-DISCARD PLANS;
 DISCARD SEQUENCES;
 UNLISTEN *;
-SELECT pg_catalog.pg_advisory_unlock_all();
 SELECT EXISTS (SELECT FROM pg_catalog.pg_db_role_setting AS s
                 WHERE s.setrole = (SELECT r.oid FROM pg_catalog.pg_roles AS r WHERE r.rolname = session_user)
                   AND s.setdatabase IN (0, (SELECT d.oid FROM pg_catalog.pg_database AS d
-                                             WHERE d.datname = pg_catalog.current_database())));
+                                             WHERE d.datname = pg_catalog.current_database()))),
+       pg_catalog.pg_advisory_unlock_all();
 
 -- name: stored_settings
 -- Checked when a connection is made: the settings stored for the login (in every database, or in this one) —

@@ -26,7 +26,7 @@ LINTS: list[tuple[str, list[LiteralString], str]] = [
         ],
         "slow",
     ),
-    ("E005", ["ALTER FUNCTION scopedb.scope_entered() RESET search_path"], "scope_entered"),
+    ("E005", ["ALTER FUNCTION scopedb.scope_project_ids() RESET search_path"], "scope_project_ids"),
     ("E006", ["GRANT EXECUTE ON FUNCTION scopedb.text_candidates(tsquery, integer) TO PUBLIC"], "text_candidates"),
     ("E007", ["CREATE VIEW public.all_fragments AS SELECT * FROM scopedb.fragments"], "all_fragments"),
     (
