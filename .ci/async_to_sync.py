@@ -29,6 +29,7 @@ SOURCES = {
     "scopedb/lifecycle_async.py": "scopedb/lifecycle.py",
     "scopedb/entry_async.py": "scopedb/entry.py",
     "scopedb/session_async.py": "scopedb/session.py",
+    "scopedb/requests_async.py": "scopedb/requests.py",
     "scopedb/database_async.py": "scopedb/database.py",
     "scopedb/tiers_async.py": "scopedb/tiers.py",
     "scopedb/notes/store_async.py": "scopedb/notes/store.py",
@@ -42,6 +43,8 @@ RENAMES = {
     "AsyncScopedSession": "ScopedSession",
     "AsyncContextTierService": "ContextTierService",
     "AsyncNoteStore": "NoteStore",
+    "AsyncRequests": "Requests",
+    "AbstractAsyncContextManager": "AbstractContextManager",
     "_acompat": "_compat",
     "lifecycle_async": "lifecycle",
     "entry_async": "entry",
@@ -49,6 +52,7 @@ RENAMES = {
     "database_async": "database",
     "tiers_async": "tiers",
     "store_async": "store",
+    "requests_async": "requests",
 }
 
 _SOURCE_LINE = re.compile(

@@ -15,7 +15,7 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
-from bench import plots, report, suites
+from bench import plots, report, requests, suites
 from bench.harness import loaded
 
 RESULTS = Path(__file__).resolve().parent / "results"
@@ -57,6 +57,8 @@ def run(
             ("exact_scan", functools.partial(suites.exact_scan, bench, repeat)),
             ("graph", functools.partial(suites.graph, bench, repeat)),
             ("scale", functools.partial(suites.scale, bench, repeat)),
+            ("request", functools.partial(requests.request, bench, repeat)),
+            ("two_tenants", functools.partial(requests.two_tenants, bench, repeat, queries=10 if quick else 50)),
         ]
         for name, suite in chosen:
             if only is None or name in only:
@@ -78,7 +80,9 @@ def run(
 def main() -> None:
     parser = argparse.ArgumentParser(prog="python -m bench")
     parser.add_argument("--size", choices=("smoke", "medium", "full"), default="smoke")
-    parser.add_argument("--only", help="comma-separated suites: ingest,entry,text,vector,exact_scan,graph,scale")
+    parser.add_argument(
+        "--only", help="comma-separated suites: ingest,entry,text,vector,exact_scan,graph,scale,request,two_tenants"
+    )
     parser.add_argument("--projects", type=int, help="tenants to spread the corpus over (default 20, 40, 60 by size)")
     args = parser.parse_args()
     result = run(args.size, only=set(args.only.split(",")) if args.only else None, projects=args.projects)

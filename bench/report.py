@@ -119,11 +119,46 @@ def tables(result: dict[str, Any]) -> str:
             ),
             f"| one round trip (`SELECT 1`) | {e['round_trip_ms']:.3f} ms | |",
             f"| point lookup inside an entered scope | {e['lookup_in_entered_scope_ms']:.3f} ms | |",
-            f"| scoped lookups/s over the pool (a transaction each) | {e['scoped_lookup_tps']:.0f} | |",
+            f"| scoped lookups/s over the pool (a `with db.scoped()` block each) | {e['scoped_lookup_tps']:.0f} | |",
+            *(
+                [f"| scoped lookups/s over the pool (`db.run`, one round trip each) | {e['run_lookup_tps']:.0f} | |"]
+                if "run_lookup_tps" in e
+                else []
+            ),
             f"| unscoped lookups/s over the pool | {e['unscoped_lookup_tps']:.0f} | |",
-            f"| ratio | {e['throughput_ratio']:.2f} | ≥ 0.8 |",
+            f"| ratio (scoped / unscoped) | {e['throughput_ratio']:.2f} | ≥ 0.8 |",
             "",
         ]
+    if "request" in result:
+        out += [
+            "**One request**: enter the scope, one search, commit and clean — a kept scope (a service's steady state) —"
+            " against the same query with no scope (owner, autocommit, one round trip); round trips counted on the"
+            " wire",
+            "",
+            "| search | `db.search_*` | round trips | `with db.scoped()` | round trips | no scope | ratio |",
+            "|---|---|---|---|---|---|---|",
+        ]
+        for r in result["request"]["rows"]:
+            out.append(
+                f"| {r['kind']} | {_ms(r['request_p50_ms'])} | {r['request_round_trips']} | {_ms(r['block_p50_ms'])} | "
+                f"{r['block_round_trips']} | {_ms(r['unscoped_p50_ms'])} | {r['request_ratio']:.2f} |"
+            )
+        out.append("")
+    if "two_tenants" in result:
+        t = result["two_tenants"]
+        out += [
+            f"**Two tenants, {t['rows']:,} vectors of {t['dim']} dimensions, 95/5**: enter + search_vector(k=10) +"
+            " commit per request, kept scope",
+            "",
+            "| tenant | rows | p50 | p95 | recall@10 | bar |",
+            "|---|---|---|---|---|---|",
+        ]
+        for name, r in t["tenants"].items():
+            out.append(
+                f"| {name} | {r['rows']:,} | {_ms(r['request_p50_ms'])} | {_ms(r['request_p95_ms'])} | "
+                f"{r['recall_at_10']:.2f} | ≤ {r['bar_ms']} ms at recall 1.00 |"
+            )
+        out.append("")
     if "ingest" in result:
         i = result["ingest"]
         out += [

@@ -20,7 +20,7 @@ import threading
 from collections.abc import Iterable, Iterator
 from contextlib import contextmanager
 from pathlib import Path
-from typing import Any, LiteralString
+from typing import Any, LiteralString, TypeVar
 
 import psycopg
 from psycopg_pool import ConnectionPool, PoolTimeout
@@ -45,16 +45,18 @@ from scopedb.lifecycle import (
     refuse_stored_settings,
 )
 from scopedb.logins import PrivilegedLoginError
+from scopedb.requests import Requests
 from scopedb.scope import ResourceScope
 from scopedb.scopestate import ScopeEntry, ScopeState
 from scopedb.server import APP_LOGIN_ROLE, Backend, Server, resolve_server
 from scopedb.session import ScopedSession
 from scopedb.tokens import SigningKey
 
+T = TypeVar("T")
 _SAVEPOINT_ENTRY: tuple[LiteralString, ...] = ("SET LOCAL ROLE scopedb_app", "SAVEPOINT scopedb_entry")
 
 
-class Database:
+class Database(Requests):
     """A scopedb database: an admin pool for owner-side work and a pool of application connections.
 
     Use :meth:`open` rather than the constructor. Safe to share between the tasks (or threads) of a service.
@@ -209,7 +211,9 @@ class Database:
         try:
             with pool.connection() as conn:
                 entered = self._enter(conn, scope, actor=actor)
-                session = ScopedSession(conn, scope=scope, actor=actor, entered=entered)
+                session = ScopedSession(
+                    conn, scope=scope, actor=actor, entered=entered, embedding_dimension=self.state.embedding_dim
+                )
                 try:
                     yield session
                 except BaseException:
@@ -323,14 +327,14 @@ class Database:
         scopedb's own login where the given one is privileged and the server allows it). Learns the audience."""
         app_dsn = self.app_dsn
         try:
-            self.state.audience = check_app_login(app_dsn)
+            self.state.audience, self.state.embedding_dim = check_app_login(app_dsn)
         except PrivilegedLoginError:
             if self._explicit_app_dsn:
                 raise
-            app_dsn, self.state.audience = self._provisioned_app_login()
+            app_dsn, (self.state.audience, self.state.embedding_dim) = self._provisioned_app_login()
         return app_dsn
 
-    def _provisioned_app_login(self) -> tuple[str, str]:
+    def _provisioned_app_login(self) -> tuple[str, tuple[str, int | None]]:
         """The admin login is privileged and no app login was given: on a server that lets scopedb's own
         NOINHERIT login in without a password (trust or peer authentication, as on the servers it starts), use
         that; otherwise keep refusing."""
@@ -338,11 +342,11 @@ class Database:
         try:
             admin = to_thread(self.admin)
             to_thread(admin.ensure_app_login)
-            audience = check_app_login(candidate)
+            facts = check_app_login(candidate)
         except ScopedbError:
             raise PrivilegedLoginError() from None
         self._explicit_app_dsn = candidate
-        return candidate, audience
+        return candidate, facts
 
     @property
     def app_dsn(self) -> str:

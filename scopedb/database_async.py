@@ -18,7 +18,7 @@ import threading
 from collections.abc import AsyncIterator, Iterable
 from contextlib import asynccontextmanager
 from pathlib import Path
-from typing import Any, LiteralString
+from typing import Any, LiteralString, TypeVar
 
 import psycopg
 from psycopg_pool import AsyncConnectionPool, PoolTimeout
@@ -43,16 +43,18 @@ from scopedb.lifecycle_async import (
     refuse_stored_settings,
 )
 from scopedb.logins import PrivilegedLoginError
+from scopedb.requests_async import AsyncRequests
 from scopedb.scope import ResourceScope
 from scopedb.scopestate import ScopeEntry, ScopeState
 from scopedb.server import APP_LOGIN_ROLE, Backend, Server, resolve_server
 from scopedb.session_async import AsyncScopedSession
 from scopedb.tokens import SigningKey
 
+T = TypeVar("T")
 _SAVEPOINT_ENTRY: tuple[LiteralString, ...] = ("SET LOCAL ROLE scopedb_app", "SAVEPOINT scopedb_entry")
 
 
-class AsyncDatabase:
+class AsyncDatabase(AsyncRequests):
     """A scopedb database: an admin pool for owner-side work and a pool of application connections.
 
     Use :meth:`open` rather than the constructor. Safe to share between the tasks (or threads) of a service.
@@ -207,7 +209,9 @@ class AsyncDatabase:
         try:
             async with pool.connection() as conn:
                 entered = await self._enter(conn, scope, actor=actor)
-                session = AsyncScopedSession(conn, scope=scope, actor=actor, entered=entered)
+                session = AsyncScopedSession(
+                    conn, scope=scope, actor=actor, entered=entered, embedding_dimension=self.state.embedding_dim
+                )
                 try:
                     yield session
                 except BaseException:
@@ -321,14 +325,14 @@ class AsyncDatabase:
         scopedb's own login where the given one is privileged and the server allows it). Learns the audience."""
         app_dsn = self.app_dsn
         try:
-            self.state.audience = await check_app_login(app_dsn)
+            self.state.audience, self.state.embedding_dim = await check_app_login(app_dsn)
         except PrivilegedLoginError:
             if self._explicit_app_dsn:
                 raise
-            app_dsn, self.state.audience = await self._provisioned_app_login()
+            app_dsn, (self.state.audience, self.state.embedding_dim) = await self._provisioned_app_login()
         return app_dsn
 
-    async def _provisioned_app_login(self) -> tuple[str, str]:
+    async def _provisioned_app_login(self) -> tuple[str, tuple[str, int | None]]:
         """The admin login is privileged and no app login was given: on a server that lets scopedb's own
         NOINHERIT login in without a password (trust or peer authentication, as on the servers it starts), use
         that; otherwise keep refusing."""
@@ -336,11 +340,11 @@ class AsyncDatabase:
         try:
             admin = await to_thread(self.admin)
             await to_thread(admin.ensure_app_login)
-            audience = await check_app_login(candidate)
+            facts = await check_app_login(candidate)
         except ScopedbError:
             raise PrivilegedLoginError() from None
         self._explicit_app_dsn = candidate
-        return candidate, audience
+        return candidate, facts
 
     @property
     def app_dsn(self) -> str:

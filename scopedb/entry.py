@@ -40,6 +40,69 @@ class Entered:
     project_names: dict[str, int] | None = None
 
 
+@dataclass
+class PendingEntry:
+    """The cursors of an entry sent in a pipeline that is still open; :func:`read_entry` reads them once the
+    pipeline has synced. ``kept`` expects the project ids of a kept token (reentry): any other answer means the
+    token no longer verifies."""
+
+    entered: psycopg.Cursor[Any]
+    resolved: psycopg.Cursor[Any] | None = None
+    names: psycopg.Cursor[Any] | None = None
+    keep: tuple[ResolvedScopes, str] | None = None
+    reentry: bool = False
+
+
+def send_entry(
+    conn: psycopg.Connection[Any],
+    token: str,
+    *,
+    lead: tuple[LiteralString, ...] = BEGIN_AS_APP,
+    trail: tuple[LiteralString, ...] = (),
+    names: bool = False,
+    keep: tuple[ResolvedScopes, str] | None = None,
+) -> PendingEntry:
+    """Queue ``lead``, the entry of ``token`` (the function form) and ``trail`` in the caller's open pipeline.
+    With ``names`` the scope's project names are read too; with ``keep`` (the kept tokens and a key of them) the
+    resolved token is read and kept for reentry. Nothing is sent until the pipeline syncs, so the caller may queue
+    its own statements behind: they run under the scope, or are skipped if entry fails."""
+    CLEAN.discard(conn)
+    for statement in lead:
+        conn.execute(statement)
+    entered = conn.execute(sqlfiles.query("session", "enter_scope"), {"token": token})
+    for statement in trail:
+        conn.execute(statement)
+    resolved = conn.execute(sqlfiles.query("session", "resolved_token")) if keep else None
+    # A kept token keeps the names too, so a later request on it needs no lookup.
+    named = conn.execute(sqlfiles.query("session", "scope_projects")) if names or keep else None
+    return PendingEntry(entered, resolved, named, keep)
+
+
+def send_reentry(conn: psycopg.Connection[Any], token: str) -> PendingEntry:
+    """Queue BEGIN, the role and the reentry of a resolved token kept from an earlier entry, with the scope's
+    project names, in the caller's open pipeline."""
+    CLEAN.discard(conn)
+    for statement in BEGIN_AS_APP:
+        conn.execute(statement)
+    entered = conn.execute(sqlfiles.query("session", "reenter_scope"), {"token": token})
+    named = conn.execute(sqlfiles.query("session", "scope_projects"))
+    return PendingEntry(entered, names=named, reentry=True)
+
+
+def read_entry(pending: PendingEntry) -> Entered:
+    """What a synced entry learned. No project ids from a reentry means its token no longer verifies."""
+    row = pending.entered.fetchone()
+    assert row is not None
+    # reenter_scope returns the ids (or none); enter_scope a document with them.
+    ids = [int(pid) for pid in (row[0] or () if pending.reentry else row[0]["project_ids"])]
+    names = None
+    if pending.names is not None:
+        names = {name: int(pid) for pid, name in pending.names.fetchall()}
+    if pending.keep is not None and pending.resolved is not None and (kept := pending.resolved.fetchone()):
+        pending.keep[0].put(pending.keep[1], kept[0], ids, names)
+    return Entered(ids, names)
+
+
 def enter_token(
     conn: psycopg.Connection[Any],
     token: str,
@@ -50,70 +113,49 @@ def enter_token(
     names: bool = False,
     keep: tuple[ResolvedScopes, str] | None = None,
 ) -> Entered:
-    """Run ``lead``, enter the scope, then ``trail`` (skipped when entry fails), in one round trip. With ``names``
-    the scope's project names are read in the same round trip; with ``keep`` (the kept tokens and a key of them)
-    the resolved token is read too and kept for reentry.
+    """Run ``lead``, enter the scope, then ``trail`` (skipped when entry fails), in one round trip (see
+    :func:`send_entry`).
 
     ``scope_entry="set_local"`` is the form Citus forwards to its workers (``citus.propagate_set_commands =
     'local'``): SET takes no parameters, so the resolved token is in the text of that one statement while it
     runs, and the statement after it replaces that text at once (docs/security.md, residual channels). It costs a
     second round trip.
     """
-    CLEAN.discard(conn)
-    named = None
     try:
         if scope_entry == "function":
             with conn.pipeline():
-                for statement in lead:
-                    conn.execute(statement)
-                cur = conn.execute(sqlfiles.query("session", "enter_scope"), {"token": token})
-                for statement in trail:
-                    conn.execute(statement)
-                kept = conn.execute(sqlfiles.query("session", "resolved_token")) if keep else None
-                named = conn.execute(sqlfiles.query("session", "scope_projects")) if names else None
-            entered = cur.fetchone()
-            assert entered is not None
-            ids = [int(pid) for pid in entered[0]["project_ids"]]
-            if keep is not None and kept is not None and (row := kept.fetchone()) is not None:
-                keep[0].put(keep[1], row[0], ids)
-        else:
-            with conn.pipeline():
-                for statement in lead:
-                    conn.execute(statement)
-                cur = conn.execute(sqlfiles.query("session", "resolve_scope"), {"token": token})
-            resolved = cur.fetchone()
-            assert resolved is not None
-            with conn.pipeline():
-                conn.execute(sql.SQL("SET LOCAL scopedb.scope_token = {}").format(sql.Literal(resolved[0])))
-                cur = conn.execute(sqlfiles.query("session", "scope_project_ids"))
-                for statement in trail:
-                    conn.execute(statement)
-                named = conn.execute(sqlfiles.query("session", "scope_projects")) if names else None
-            row = cur.fetchone()
-            assert row is not None
-            ids = [int(pid) for pid in row[0]]
+                pending = send_entry(conn, token, lead=lead, trail=trail, names=names, keep=keep)
+            return read_entry(pending)
+        CLEAN.discard(conn)
+        with conn.pipeline():
+            for statement in lead:
+                conn.execute(statement)
+            cur = conn.execute(sqlfiles.query("session", "resolve_scope"), {"token": token})
+        resolved = cur.fetchone()
+        assert resolved is not None
+        with conn.pipeline():
+            conn.execute(sql.SQL("SET LOCAL scopedb.scope_token = {}").format(sql.Literal(resolved[0])))
+            cur = conn.execute(sqlfiles.query("session", "scope_project_ids"))
+            for statement in trail:
+                conn.execute(statement)
+            named = conn.execute(sqlfiles.query("session", "scope_projects")) if names else None
+        row = cur.fetchone()
+        assert row is not None
         project_names = None if named is None else {name: int(pid) for pid, name in named.fetchall()}
     except psycopg.Error as exc:
         raise translate(exc) from exc
-    return Entered(ids, project_names)
+    return Entered([int(pid) for pid in row[0]], project_names)
 
 
 def reenter(conn: psycopg.Connection[Any], token: str) -> Entered:
     """BEGIN, become scopedb_app and set a resolved token kept from an earlier entry, reading the scope's
     project names: one round trip. No project ids means the token no longer verifies."""
-    CLEAN.discard(conn)
     try:
         with conn.pipeline():
-            for statement in BEGIN_AS_APP:
-                conn.execute(statement)
-            cur = conn.execute(sqlfiles.query("session", "reenter_scope"), {"token": token})
-            named = conn.execute(sqlfiles.query("session", "scope_projects"))
-        ids = cur.fetchone()
-        rows = named.fetchall()
+            pending = send_reentry(conn, token)
+        return read_entry(pending)
     except psycopg.Error as exc:
         raise translate(exc) from exc
-    assert ids is not None
-    return Entered([int(pid) for pid in ids[0] or ()], {name: int(pid) for pid, name in rows})
 
 
 def vet_connection(conn: psycopg.Connection[Any]) -> None:
@@ -134,15 +176,19 @@ def vet_connection(conn: psycopg.Connection[Any]) -> None:
     VETTED.add(conn)
 
 
-def check_app_login(app_dsn: str) -> str:
-    """Refuse an application login that could step outside a scope; return the database name (the audience)."""
+def check_app_login(app_dsn: str) -> tuple[str, int | None]:
+    """Refuse an application login that could step outside a scope; return the database name (the audience) and
+    the width of ``fragments.embedding`` (None before the first migration), which every vector operation needs
+    and which never changes, so no request asks for it again."""
     try:
         with psycopg.Connection.connect(app_dsn, autocommit=True) as conn:
             try:
                 conn.execute("SET ROLE scopedb_app")
             except psycopg.errors.InsufficientPrivilege:
                 raise ConfigurationError("the application login is not a member of scopedb_app") from None
-            return judge_login((conn.execute(sqlfiles.query("admin", "login_hazards"))).fetchone())
+            audience = judge_login((conn.execute(sqlfiles.query("admin", "login_hazards"))).fetchone())
+            width = (conn.execute(sqlfiles.query("session", "embedding_width"))).fetchone()
+            return audience, None if width is None else int(width[0])
     except psycopg.OperationalError as exc:
         raise DatabaseUnavailableError(
             "could not connect as the application login (was the database migrated?)"

@@ -10,7 +10,7 @@ discards any other, so a transaction interrupted mid-COMMIT never hands its sess
 from __future__ import annotations
 
 import logging
-from typing import Any, Literal
+from typing import Any, Literal, LiteralString
 
 import psycopg
 from psycopg import sql
@@ -67,6 +67,38 @@ def end_cleanup(conn: psycopg.Connection[Any], statement: Literal["COMMIT", "ROL
     stored = cur.fetchone()
     if stored is not None and stored[0]:
         remove_stored_settings(conn)
+
+
+#: The session cleanup as separate statements, for a pipeline (extended protocol takes one statement at a time).
+CLEANUP_STATEMENTS: tuple[LiteralString, ...] = tuple(
+    part.strip()
+    for part in "\n".join(
+        line for line in sqlfiles.query("session", "end_cleanup").splitlines() if not line.lstrip().startswith("--")
+    ).split(";")
+    if part.strip()
+)
+
+
+def send_end(conn: psycopg.Connection[Any], statement: Literal["COMMIT", "ROLLBACK"]) -> psycopg.Cursor[Any]:
+    """Queue ``statement`` and the session cleanup in the caller's open pipeline, behind the transaction's own
+    statements: the end then costs no round trip of its own. Returns the cursor of the last statement (whether
+    settings are stored for the login), for :func:`read_end` once the pipeline has synced; if anything before it
+    failed, the pipeline skipped it, and the caller ends with :func:`end` instead."""
+    conn.execute(statement)
+    last = None
+    for cleanup in CLEANUP_STATEMENTS:
+        last = conn.execute(cleanup)
+    assert last is not None
+    return last
+
+
+def read_end(conn: psycopg.Connection[Any], last: psycopg.Cursor[Any]) -> None:
+    """Finish an end sent by :func:`send_end`: remove settings found stored for the login, mark the connection
+    clean."""
+    stored = last.fetchone()
+    if stored is not None and stored[0]:
+        remove_stored_settings(conn)
+    CLEAN.add(conn)
 
 
 def refuse_stored_settings(conn: psycopg.Connection[Any]) -> None:

@@ -33,6 +33,8 @@ class Resolved:
     token: str = field(repr=False)  # a credential for its lifetime: never in logs or tracebacks
     project_ids: tuple[int, ...]
     expires_at: float
+    #: The scope's project names, read with the ids (so a request on a kept token needs no lookup).
+    project_names: dict[str, int] | None = field(default=None, compare=False)
 
 
 class ResolvedScopes:
@@ -68,13 +70,13 @@ class ResolvedScopes:
             self._entries.move_to_end(key)
             return entry
 
-    def put(self, key: str, token: str, project_ids: list[int]) -> None:
+    def put(self, key: str, token: str, project_ids: list[int], project_names: dict[str, int] | None = None) -> None:
         """Keep ``token`` (as the database resolved it) for ``key``; tokens that cannot be read are not kept."""
         expires_at = token_expiry(token)
         if expires_at is None:
             return
         with self._lock:
-            self._entries[key] = Resolved(token, tuple(project_ids), expires_at)
+            self._entries[key] = Resolved(token, tuple(project_ids), expires_at, project_names)
             self._entries.move_to_end(key)
             while len(self._entries) > self._capacity:
                 self._entries.popitem(last=False)

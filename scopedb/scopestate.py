@@ -41,6 +41,8 @@ class ScopeState:
         self.scope_entry: ScopeEntry = scope_entry
         #: The database name, learned when the application login is checked; tokens are valid for it only.
         self.audience: str | None = None
+        #: The width of fragments.embedding, learned at the same time (fixed by the first migration).
+        self.embedding_dim: int | None = None
         # A kept token is reused only while at least half its lifetime is left, so a transaction entered from one
         # has as long before its scope expires as the token lifetime's half (see scopedb.resolved).
         self.resolved = ResolvedScopes(margin_seconds=token_ttl_seconds / 2)

@@ -59,9 +59,10 @@ class AsyncScopedSession(SessionState):
         entered: Entered,
         scope: ResourceScope | None = None,
         actor: str | None = None,
+        embedding_dimension: int | None = None,
     ) -> None:
         super().__init__(project_ids=entered.project_ids, project_names=entered.project_names, scope=scope,
-                         actor=actor)  # fmt: skip
+                         actor=actor, embedding_dimension=embedding_dimension)  # fmt: skip
         self._conn = conn
         self._closed = False
         # Held from the closed check to the end of each statement, and by close(): a thread or task still using the

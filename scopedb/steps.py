@@ -89,10 +89,11 @@ class SessionState:
         project_names: Mapping[str, int] | None = None,
         scope: ResourceScope | None = None,
         actor: str | None = None,
+        embedding_dimension: int | None = None,
     ) -> None:
         self._project_ids = tuple(project_ids)
         self._project_names = None if project_names is None else dict(project_names)
-        self._embedding_dimension: int | None = None
+        self._embedding_dimension = embedding_dimension
         #: The scope the transaction entered (None for a state made outside :meth:`Database.scoped`).
         self.scope = scope
         #: The actor its token names.

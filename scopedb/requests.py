@@ -1,0 +1,271 @@
+# Generated from scopedb/requests_async.py by .ci/async_to_sync.py.
+# Do not edit: edit the source, run `make generate`.
+"""Requests that cost one round trip: the statement travels with the entry, or with the end, in one pipeline.
+
+Generated from :mod:`scopedb.requests_async` by ``.ci/async_to_sync.py``: edit that file, not this one.
+:class:`Requests` gives the database its per-request short forms (``run``, ``search_text``, ...); the
+functions below put the entry (or the statement), COMMIT and the session cleanup into one pipeline and read the
+answers back, ending the transaction on the error path.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from contextlib import AbstractContextManager
+from typing import Any, NoReturn, TypeVar
+
+import psycopg
+from psycopg_pool import ConnectionPool, PoolTimeout
+
+from scopedb.backends.base import GraphResult, TextHit, VectorHit
+from scopedb.entry import Entered, PendingEntry, read_entry, send_entry, send_reentry
+from scopedb.errors import ConfigurationError, DatabaseUnavailableError, InvalidSignatureError, ScopedbError, translate
+from scopedb.lifecycle import end, read_end, send_end
+from scopedb.resolved import Resolved, ResolvedScopes
+from scopedb.retrieval import Metric, search_graph_steps, search_text_steps, search_vector_steps
+from scopedb.scope import ResourceScope
+from scopedb.scopestate import ScopeState
+from scopedb.session import ScopedSession
+from scopedb.steps import Params, Query, Result, SessionState, Statement, Steps
+
+T = TypeVar("T")
+
+
+class Requests:
+    """The per-request short forms of :class:`~scopedb.Database`: a scoped transaction of its own around one
+    statement, in as few round trips as the work allows (see docs/architecture.md, "Requests")."""
+
+    state: ScopeState
+
+    def _pool(self) -> ConnectionPool[psycopg.Connection[Any]]:
+        raise NotImplementedError
+
+    def sign(self, scope: ResourceScope, *, actor: str | None = None, ttl_seconds: int | None = None) -> str:
+        raise NotImplementedError
+
+    def _enter(self, conn: psycopg.Connection[Any], scope: ResourceScope, *, actor: str | None) -> Entered:
+        raise NotImplementedError
+
+    def scoped(self, scope: ResourceScope, *, actor: str | None = None) -> AbstractContextManager[ScopedSession]:
+        raise NotImplementedError
+
+    def run(self, scope: ResourceScope, query: Query, params: Params = None, *, actor: str | None = None) -> Result:
+        """Run one statement in a scoped transaction of its own, in one round trip: BEGIN, the scope's entry (a
+        kept resolved token where there is one), the statement, COMMIT and the session cleanup travel in one
+        pipeline. The short form of ``with db.scoped(scope) as s: s.execute(query, params)``, which costs a round
+        trip for the entry, one per statement and one for the end. A key rotated out since the last entry, or a
+        kept token that no longer verifies, costs one more (the statement then ran under no scope: it saw and
+        changed nothing, and runs again under the scope).
+        """
+        if not isinstance(scope, ResourceScope):
+            raise ConfigurationError("run() takes a ResourceScope")
+        if self.state.scope_entry != "function":  # SET LOCAL entry needs the resolved token back first
+            with self.scoped(scope, actor=actor) as session:
+                return session.execute(query, params)
+        pool = self._pool()
+        try:
+            with pool.connection() as conn:
+                kept_tokens = self.state.resolved
+                key = kept_tokens.key(scope, actor)
+                if key is not None and (kept := kept_tokens.get(key)) is not None:
+                    result = one_round_trip(conn, query, params, reentry=kept)
+                    if result is not None:
+                        return result
+                    kept_tokens.discard(key)
+                for attempt in (1, 2):
+                    token = self.sign(scope, actor=actor)
+                    try:
+                        result = one_round_trip(
+                            conn, query, params, token=token, keep=None if key is None else (kept_tokens, key)
+                        )
+                    except InvalidSignatureError:
+                        if attempt == 2 or not self.state.forget_key():
+                            raise
+                        continue
+                    assert result is not None
+                    return result
+                raise AssertionError("unreachable")
+        except PoolTimeout as exc:
+            raise DatabaseUnavailableError("no database connection became free in time") from exc
+
+    def search_text(
+        self,
+        scope: ResourceScope,
+        query: str,
+        *,
+        limit: int = 10,
+        offset: int = 0,
+        config: str = "english",
+        actor: str | None = None,
+    ) -> list[TextHit]:
+        """:meth:`ScopedSession.search_text` as a request of its own (see :meth:`_request`)."""
+        return self._request(
+            scope, actor, lambda state: search_text_steps(state, query, limit=limit, offset=offset, config=config)
+        )
+
+    def search_vector(
+        self,
+        scope: ResourceScope,
+        embedding: Sequence[float],
+        *,
+        limit: int = 10,
+        metric: Metric = "cosine",
+        actor: str | None = None,
+    ) -> list[VectorHit]:
+        """:meth:`ScopedSession.search_vector` as a request of its own (see :meth:`_request`)."""
+        return self._request(
+            scope, actor, lambda state: search_vector_steps(state, embedding, limit=limit, metric=metric)
+        )
+
+    def search_graph(
+        self,
+        scope: ResourceScope,
+        start: str | Sequence[str],
+        *,
+        depth: int = 2,
+        relations: Sequence[str] | None = None,
+        actor: str | None = None,
+    ) -> GraphResult:
+        """:meth:`ScopedSession.search_graph` as a request of its own (see :meth:`_request`)."""
+        return self._request(
+            scope, actor, lambda state: search_graph_steps(state, start, depth=depth, relations=relations)
+        )
+
+    def _request(self, scope: ResourceScope, actor: str | None, make: Callable[[SessionState], Steps[T]]) -> T:
+        """A one-statement operation in a scoped transaction of its own: one round trip when the scope's resolved
+        token is kept (its project ids and names are known, so the statement is built before entry and travels
+        with it, the commit and the cleanup), two otherwise (the entry, then the statement with the end)."""
+        if not isinstance(scope, ResourceScope):
+            raise ConfigurationError("a request takes a ResourceScope")
+        if self.state.scope_entry != "function" or self.state.embedding_dim is None:
+            with self.scoped(scope, actor=actor) as session:
+                return session.run(make(session))
+        pool = self._pool()
+        try:
+            with pool.connection() as conn:
+                kept_tokens = self.state.resolved
+                key = kept_tokens.key(scope, actor)
+                kept = kept_tokens.get(key) if key is not None else None
+                if key is not None and kept is not None and kept.project_names is not None:
+                    known = SessionState(project_ids=kept.project_ids, project_names=kept.project_names, scope=scope,
+                                         actor=actor, embedding_dimension=self.state.embedding_dim)  # fmt: skip
+                    operation = make(known)
+                    first = first_statement(operation)  # a malformed argument is refused before any I/O
+                    try:
+                        result = one_round_trip(conn, first.query, first.params, reentry=kept)
+                    except ScopedbError as exc:
+                        return fail(operation, exc)
+                    if result is not None:
+                        return finish(operation, result)
+                    kept_tokens.discard(key)
+                entered = self._enter(conn, scope, actor=actor)
+                session = ScopedSession(conn, scope=scope, actor=actor, entered=entered,
+                                             embedding_dimension=self.state.embedding_dim)  # fmt: skip
+                try:
+                    operation = make(session)
+                    first = first_statement(operation)
+                except BaseException:
+                    end(conn, "ROLLBACK")
+                    raise
+                try:
+                    result = statement_and_end(conn, first.query, first.params)
+                except ScopedbError as exc:
+                    return fail(operation, exc)
+                return finish(operation, result)
+        except PoolTimeout as exc:
+            raise DatabaseUnavailableError("no database connection became free in time") from exc
+
+
+def one_round_trip(
+    conn: psycopg.Connection[Any],
+    query: Query,
+    params: Params,
+    *,
+    token: str = "",
+    reentry: Resolved | None = None,
+    keep: tuple[ResolvedScopes, str] | None = None,
+) -> Result | None:
+    """BEGIN, the entry of ``token`` (or the reentry of a kept token), ``query``, COMMIT and the cleanup in one
+    pipeline. None when the kept token no longer verifies: the statement then ran under no scope (it saw and
+    changed nothing) and the transaction has been ended; the caller enters afresh."""
+    failure: psycopg.Error | None = None
+    pending: PendingEntry | None = None
+    last = None
+    cur = conn.cursor()
+    try:
+        with conn.pipeline():
+            pending = send_reentry(conn, reentry.token) if reentry is not None else send_entry(conn, token, keep=keep)
+            cur.execute(query, params)
+            last = send_end(conn, "COMMIT")
+    except psycopg.Error as exc:
+        failure = exc  # the pipeline skipped everything after the failing statement, the end included
+    entered = None
+    if pending is not None:
+        try:
+            entered = read_entry(pending)
+        except psycopg.Error:
+            entered = None  # the entry itself failed: `failure` says why
+    if reentry is not None and (entered is None or tuple(entered.project_ids) != reentry.project_ids):
+        if failure is None and last is not None:
+            read_end(conn, last)
+        else:
+            end(conn, "ROLLBACK")
+        return None
+    return _answer(conn, cur, last, failure)
+
+
+def statement_and_end(conn: psycopg.Connection[Any], query: Query, params: Params) -> Result:
+    """In a transaction already entered: ``query``, COMMIT and the cleanup in one pipeline."""
+    failure: psycopg.Error | None = None
+    last = None
+    cur = conn.cursor()
+    try:
+        with conn.pipeline():
+            cur.execute(query, params)
+            last = send_end(conn, "COMMIT")
+    except psycopg.Error as exc:
+        failure = exc
+    return _answer(conn, cur, last, failure)
+
+
+def _answer(
+    conn: psycopg.Connection[Any],
+    cur: psycopg.Cursor[Any],
+    last: psycopg.Cursor[Any] | None,
+    failure: psycopg.Error | None,
+) -> Result:
+    if failure is not None or last is None:
+        end(conn, "ROLLBACK")  # roll back what the pipeline left open, and clean the session
+        if failure is None:
+            raise ScopedbError("the scoped statement was not sent")
+        raise translate(failure) from failure
+    rows = cur.fetchall() if cur.description else []
+    result = Result(columns=tuple(c.name for c in cur.description or ()), rows=rows, rowcount=cur.rowcount)
+    read_end(conn, last)
+    return result
+
+
+def first_statement(operation: Steps[Any]) -> Statement:
+    """The statement a one-statement operation runs (its arguments are checked on the way)."""
+    step = next(operation)
+    if not isinstance(step, Statement):
+        raise ScopedbError("this operation cannot run as a single-statement request")
+    return step
+
+
+def finish(operation: Steps[T], result: Result) -> T:
+    """Hand the statement's result to the operation, which must then be done."""
+    try:
+        operation.send(result)
+    except StopIteration as done:
+        return done.value  # type: ignore[no-any-return]
+    raise ScopedbError("this operation needs more than one statement; run it in db.scoped()")
+
+
+def fail(operation: Steps[Any], error: ScopedbError) -> NoReturn:
+    """Hand the statement's error to the operation, which may translate it (and must not go on)."""
+    try:
+        operation.throw(error)  # raises the error, or the one the operation turns it into
+    except StopIteration:
+        raise error from None
+    raise ScopedbError("this operation needs more than one statement; run it in db.scoped()") from error

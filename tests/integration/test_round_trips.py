@@ -1,0 +1,170 @@
+"""A scoped request in as few round trips as the work allows, counted on the wire (libpq's protocol trace).
+
+``db.run(scope, sql)`` sends BEGIN, the entry, the statement, COMMIT and the session cleanup in one pipeline: one
+round trip (one Sync). ``with db.scoped(scope)`` costs one for the entry, one per statement, one for the end.
+"""
+
+from __future__ import annotations
+
+import tempfile
+from collections.abc import Iterator
+from contextlib import contextmanager
+from pathlib import Path
+
+import pytest
+from psycopg import pq
+
+from scopedb import Database, Fragment, ResourceScope
+from scopedb.errors import InvalidArgumentError, PermissionDeniedError, QueryError
+from scopedb.logins import CLEAN
+from scopedb.server import Server
+from tests.async_bridge import AsyncBridge
+from tests.conftest import Tenants
+
+DIM = 384
+
+
+@pytest.fixture
+def one(tenants: Tenants) -> Iterator[Database]:
+    """A Database over the tenants' database with a pool of exactly one application connection."""
+    db = Database(Server(dsn=tenants.db.dsn, backend=tenants.db.server.backend), app_dsn=tenants.db.app_dsn,
+                  pool_size=1)  # fmt: skip
+    try:
+        db.run(tenants.scope("acme/api"), "SELECT 1")  # opens the pool, learns the key and the audience
+        yield db
+    finally:
+        db.close()
+
+
+@contextmanager
+def counted(db: Database) -> Iterator[list[int]]:
+    """Count the round trips the pool's one connection makes inside the block: each Sync (a pipeline or an
+    extended-protocol statement) or Query (a simple-protocol string) the client sends waits for the server."""
+    found: list[int] = []
+    with tempfile.TemporaryDirectory() as tmp:
+        path = Path(tmp, "trace")
+        with path.open("w") as out:
+            with db._pool().connection() as conn:
+                conn.pgconn.trace(out.fileno())
+                conn.pgconn.set_trace_flags(pq.Trace.SUPPRESS_TIMESTAMPS | pq.Trace.REGRESS_MODE)
+                CLEAN.add(conn)  # borrowed outside a scoped transaction, untouched: lend it on, do not discard it
+            try:
+                yield found
+            finally:
+                with db._pool().connection() as conn:
+                    conn.pgconn.untrace()
+                    CLEAN.add(conn)
+        sent = [line.split("\t") for line in path.read_text().splitlines()]
+    found.append(sum(1 for fields in sent if fields[:1] == ["F"] and fields[2:3] in (["Sync"], ["Query"])))
+
+
+def test_run_is_one_round_trip_fresh_and_kept(one: Database, tenants: Tenants) -> None:
+    scope = ResourceScope(project_names={"acme/api"}, include_paths={"src/**"})  # not yet entered: a fresh entry
+    with counted(one) as trips:
+        fresh = one.run(scope, "SELECT id FROM scopedb.fragments ORDER BY id")
+    assert trips == [1]
+    with counted(one) as trips:
+        kept = one.run(scope, "SELECT id FROM scopedb.fragments ORDER BY id")  # the kept resolved token
+    assert trips == [1]
+    assert fresh.rows == kept.rows
+    assert fresh.rows  # and they are the scope's rows only:
+    with tenants.db.scoped(scope) as s:
+        assert s.execute("SELECT id FROM scopedb.fragments ORDER BY id").rows == fresh.rows
+
+
+def test_a_scoped_block_costs_entry_statements_and_end(one: Database, tenants: Tenants) -> None:
+    with counted(one) as trips, one.scoped(tenants.scope("acme/api")) as s:
+        s.execute("SELECT 1")
+        s.search_text("refresh")
+    assert trips == [4]  # entry, two statements, the end
+    with counted(one) as trips, one.scoped(tenants.scope("acme/api")) as s:
+        s.search_vector([1.0] + [0.0] * (DIM - 1), limit=3)  # the embedding width is known since the pool opened
+    assert trips == [3]
+
+
+def test_run_refuses_and_fails_like_a_scoped_block(one: Database, tenants: Tenants) -> None:
+    scope = tenants.scope("acme/api")
+    with pytest.raises(PermissionDeniedError):
+        one.run(scope, "DELETE FROM scopedb.fragments")
+    with pytest.raises(QueryError):
+        one.run(scope, "SELECT no_such_column FROM scopedb.fragments")
+    assert one.run(scope, "SELECT count(*) FROM scopedb.fragments WHERE project_id = %s", (tenants.b.id,)).scalar() == 0
+    # The failures were rolled back and the connection cleaned: the next request on it is an ordinary one.
+    with counted(one) as trips:
+        assert one.run(scope, "SELECT count(*) FROM scopedb.fragments").scalar() == 7
+    assert trips == [1]
+    with pytest.raises(PermissionDeniedError):
+        one.run(scope, "INSERT INTO scopedb.fragments (project_id, id, content) VALUES (%s, 'x', 'planted')",
+                (tenants.b.id,))  # fmt: skip
+    assert tenants.admin_rows("fragments", f"project_id = {tenants.b.id} AND id = 'x'") == []
+
+
+def test_run_commits_writes(one: Database, tenants: Tenants) -> None:
+    written = one.run(tenants.scope("acme/api"), "INSERT INTO scopedb.fragments (project_id, id, content) "
+                      "VALUES (%s, 'run-1', 'written by run') RETURNING id", (tenants.a.id,))  # fmt: skip
+    assert written.rows == [("run-1",)]
+    assert tenants.admin_rows("fragments", "id = 'run-1'") != []
+
+
+def test_a_kept_token_that_no_longer_verifies_is_replaced_within_the_same_call(one: Database, tenants: Tenants) -> None:
+    scope = tenants.scope("acme/api")
+    assert one.run(scope, "SELECT count(*) FROM scopedb.fragments").scalar() == 7
+    admin = tenants.db.admin()
+    old = admin.active_signing_key()
+    assert old is not None
+    admin.rotate_signing_key()
+    admin.retire_signing_key(old.key_id)  # the kept token was signed with it
+    assert one.run(scope, "SELECT count(*) FROM scopedb.fragments").scalar() == 7
+
+
+def test_the_async_run_is_the_same_path(tenants: Tenants) -> None:
+    bridge = AsyncBridge(tenants.db)
+    try:
+        scope = tenants.scope("acme/api")
+        rows = bridge.runner.run(bridge.db.run(scope, "SELECT project_id FROM scopedb.fragments"))
+        assert {pid for (pid,) in rows.rows} == {tenants.a.id}
+        again = bridge.runner.run(bridge.db.run(scope, "SELECT project_id FROM scopedb.fragments"))
+        assert again.rows == rows.rows
+    finally:
+        bridge.close()
+
+
+def test_ingest_then_run_sees_the_new_rows(one: Database, tenants: Tenants) -> None:
+    with one.scoped(tenants.scope("acme/api")) as s:
+        s.ingest_fragments([Fragment(project="acme/api", id="new", content="fresh")])
+    assert (
+        one.run(tenants.scope("acme/api"), "SELECT content FROM scopedb.fragments WHERE id = 'new'").scalar() == "fresh"
+    )
+
+
+def test_a_search_is_one_round_trip_on_a_kept_scope_and_two_on_a_new_one(one: Database, tenants: Tenants) -> None:
+    scope = ResourceScope(project_names={"acme/api", "beta/web"}, include_paths={"**"})  # a scope not entered yet
+    with counted(one) as trips:
+        fresh = one.search_text(scope, "refresh token")
+    assert trips == [2]  # the entry; the search with the commit and the cleanup
+    with counted(one) as trips:
+        kept = one.search_text(scope, "refresh token")
+    assert trips == [1]  # the search travels with the reentry
+    with one.scoped(scope) as s:
+        assert s.search_text("refresh token") == fresh == kept
+    unit = [1.0] + [0.0] * (DIM - 1)
+    with counted(one) as trips:
+        nearest = one.search_vector(scope, unit, limit=5)
+        graph = one.search_graph(scope, "start", depth=2)
+    assert trips == [2]
+    with one.scoped(scope) as s:
+        assert s.search_vector(unit, limit=5) == nearest
+        assert s.search_graph("start", depth=2) == graph
+
+
+def test_a_request_refuses_bad_arguments_before_sending_and_translates_errors(one: Database, tenants: Tenants) -> None:
+    scope = tenants.scope("acme/api")
+    one.search_text(scope, "warm")  # keep the scope
+    with counted(one) as trips, pytest.raises(InvalidArgumentError):
+        one.search_text(scope, "x", limit=-1)
+    assert trips == [0]
+    with pytest.raises(InvalidArgumentError, match="unknown text-search configuration"):
+        one.search_text(scope, "x", config="no_such_config")
+    with pytest.raises(InvalidArgumentError, match="unknown text-search configuration"):
+        one.search_text(ResourceScope(project_names={"acme/api"}, include_paths={"src/**"}), "x", config="nope")
+    assert one.run(scope, "SELECT count(*) FROM scopedb.fragments").scalar() == 7  # the connection was cleaned
