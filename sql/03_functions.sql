@@ -922,6 +922,8 @@ AS $$
 DECLARE
     indexed bigint[];
     scanned bigint[];
+    one bigint;
+    found text[];
     -- The index answer, column by column, in distance order.
     a_project bigint[];
     a_id text[];
@@ -941,18 +943,27 @@ BEGIN
         RETURN;
     END IF;
     IF metric = 'cosine' AND NOT exact THEN
-        -- Which of the projects have an HNSW index on their partition (the catalog is readable by every role).
-        SELECT COALESCE(pg_catalog.array_agg(p.id) FILTER (WHERE x.indexrelid IS NOT NULL), '{}'),
-               COALESCE(pg_catalog.array_agg(p.id) FILTER (WHERE x.indexrelid IS NULL), '{}')
-          INTO indexed, scanned
-          FROM pg_catalog.unnest(projects) AS p (id)
-          LEFT JOIN pg_catalog.pg_class AS c
-            ON c.relnamespace = 'scopedb_parts'::regnamespace AND c.relname = 'fragments_' || p.id || '_embedding_hnsw'
-          LEFT JOIN pg_catalog.pg_index AS x ON x.indexrelid = c.oid AND x.indisvalid;
+        -- Which of the projects have an HNSW index on their partition: one lookup of their names in pg_class (the
+        -- catalog is readable by every role), simple to plan. An index left invalid by a failed build is one the
+        -- planner will not use; with sorts off it then scans and sorts that partition, slow but still exact.
+        found := ARRAY(SELECT c.relname::text FROM pg_catalog.pg_class AS c
+                        WHERE c.relnamespace = 'scopedb_parts'::regnamespace
+                          AND c.relname = ANY (ARRAY(SELECT 'fragments_' || p || '_embedding_hnsw'
+                                                       FROM pg_catalog.unnest(projects) AS p)));
+        indexed := '{}';
+        scanned := '{}';
+        FOREACH one IN ARRAY projects LOOP
+            IF 'fragments_' || one || '_embedding_hnsw' = ANY (found) THEN
+                indexed := indexed || one;
+            ELSE
+                scanned := scanned || one;
+            END IF;
+        END LOOP;
+    END IF;
+    IF metric = 'cosine' AND NOT exact AND pg_catalog.cardinality(indexed) > 0 THEN
         -- An empty list would be `project_id = ANY ('{}')`, which under RLS the planner finds false only after
         -- opening and locking every partition (10,000 projects: out of lock slots). No project has id 0 and no
         -- partition holds it, so '{0}' is pruned to nothing before any partition is opened.
-        indexed := CASE WHEN pg_catalog.cardinality(indexed) > 0 THEN indexed ELSE '{0}' END;
         scanned := CASE WHEN pg_catalog.cardinality(scanned) > 0 THEN scanned ELSE '{0}' END;
         PERFORM pg_catalog.set_config('hnsw.ef_search', GREATEST(LEAST(ef_search, 1000), k, 1)::text, true),
                 pg_catalog.set_config('hnsw.max_scan_tuples', GREATEST(max_scan_tuples, 1)::text, true),

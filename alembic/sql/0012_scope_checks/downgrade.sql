@@ -1,5 +1,7 @@
 -- Revision 0012 down: the scope checks and entry of revision 0011.
 
+SELECT '[1]'::public.vector;  -- loads pgvector: its settings appear in SET clauses below
+
 SET ROLE scopedb_owner;
 
 CREATE OR REPLACE FUNCTION scopedb_private.check_token(token text, OUT claims scopedb_private.scope_claims, OUT problem text)
@@ -236,6 +238,105 @@ BEGIN
         RETURN '{}'::bigint[];
     END IF;
     RETURN ids;
+END
+$$;
+
+CREATE OR REPLACE FUNCTION scopedb.nearest_fragments(query vector, k integer, projects bigint[], metric text, exact boolean,
+                                          ef_search integer, max_scan_tuples integer)
+RETURNS TABLE (project_id bigint, id text, resource_id text, path text, fqn text, content text,
+               distance double precision, used_index boolean)
+LANGUAGE plpgsql
+VOLATILE
+SET plan_cache_mode = force_custom_plan
+SET enable_partition_pruning = on
+SET enable_sort = on
+SET hnsw.iterative_scan = strict_order
+SET hnsw.ef_search = 20
+SET hnsw.max_scan_tuples = 20000
+AS $$
+DECLARE
+    indexed bigint[];
+    scanned bigint[];
+    -- The index answer, column by column, in distance order.
+    a_project bigint[];
+    a_id text[];
+    a_resource text[];
+    a_path text[];
+    a_fqn text[];
+    a_content text[];
+    a_distance double precision[];
+BEGIN
+    IF k IS NULL OR k < 0 OR k > 10000 THEN
+        RAISE EXCEPTION 'k must be between 0 and 10000' USING ERRCODE = 'invalid_parameter_value';
+    END IF;
+    IF metric IS NULL OR metric NOT IN ('cosine', 'l2', 'inner_product') THEN
+        RAISE EXCEPTION 'metric must be cosine, l2 or inner_product' USING ERRCODE = 'invalid_parameter_value';
+    END IF;
+    IF COALESCE(pg_catalog.cardinality(projects), 0) = 0 THEN
+        RETURN;
+    END IF;
+    IF metric = 'cosine' AND NOT exact THEN
+        -- Which of the projects have an HNSW index on their partition (the catalog is readable by every role).
+        SELECT COALESCE(pg_catalog.array_agg(p.id) FILTER (WHERE x.indexrelid IS NOT NULL), '{}'),
+               COALESCE(pg_catalog.array_agg(p.id) FILTER (WHERE x.indexrelid IS NULL), '{}')
+          INTO indexed, scanned
+          FROM pg_catalog.unnest(projects) AS p (id)
+          LEFT JOIN pg_catalog.pg_class AS c
+            ON c.relnamespace = 'scopedb_parts'::regnamespace AND c.relname = 'fragments_' || p.id || '_embedding_hnsw'
+          LEFT JOIN pg_catalog.pg_index AS x ON x.indexrelid = c.oid AND x.indisvalid;
+        -- An empty list would be `project_id = ANY ('{}')`, which under RLS the planner finds false only after
+        -- opening and locking every partition (10,000 projects: out of lock slots). No project has id 0 and no
+        -- partition holds it, so '{0}' is pruned to nothing before any partition is opened.
+        indexed := CASE WHEN pg_catalog.cardinality(indexed) > 0 THEN indexed ELSE '{0}' END;
+        scanned := CASE WHEN pg_catalog.cardinality(scanned) > 0 THEN scanned ELSE '{0}' END;
+        PERFORM pg_catalog.set_config('hnsw.ef_search', GREATEST(LEAST(ef_search, 1000), k, 1)::text, true),
+                pg_catalog.set_config('hnsw.max_scan_tuples', GREATEST(max_scan_tuples, 1)::text, true),
+                pg_catalog.set_config('enable_sort', 'off', true);
+        SELECT pg_catalog.array_agg(u.project_id ORDER BY u.distance, u.project_id, u.id),
+               pg_catalog.array_agg(u.id ORDER BY u.distance, u.project_id, u.id),
+               pg_catalog.array_agg(u.resource_id ORDER BY u.distance, u.project_id, u.id),
+               pg_catalog.array_agg(u.path ORDER BY u.distance, u.project_id, u.id),
+               pg_catalog.array_agg(u.fqn ORDER BY u.distance, u.project_id, u.id),
+               pg_catalog.array_agg(u.content ORDER BY u.distance, u.project_id, u.id),
+               pg_catalog.array_agg(u.distance ORDER BY u.distance, u.project_id, u.id)
+          INTO a_project, a_id, a_resource, a_path, a_fqn, a_content, a_distance
+          FROM (SELECT b.* FROM (
+                    (SELECT f.project_id, f.id, f.resource_id, f.path, f.fqn, f.content,
+                            (f.embedding <=> query)::double precision AS distance
+                       FROM scopedb.fragments AS f
+                      WHERE f.project_id = ANY (indexed) AND f.embedding IS NOT NULL
+                      ORDER BY f.embedding <=> query
+                      LIMIT k)
+                    UNION ALL
+                    (SELECT f.project_id, f.id, f.resource_id, f.path, f.fqn, f.content,
+                            (f.embedding <=> query)::double precision AS distance
+                       FROM scopedb.fragments AS f
+                      WHERE f.project_id = ANY (scanned) AND f.embedding IS NOT NULL
+                      ORDER BY f.embedding <=> query
+                      LIMIT k)) AS b
+                 ORDER BY b.distance
+                 LIMIT k) AS u;
+        IF COALESCE(pg_catalog.cardinality(a_id), 0) >= k THEN
+            RETURN QUERY
+                SELECT r.*, true
+                  FROM ROWS FROM (pg_catalog.unnest(a_project), pg_catalog.unnest(a_id), pg_catalog.unnest(a_resource),
+                                  pg_catalog.unnest(a_path), pg_catalog.unnest(a_fqn), pg_catalog.unnest(a_content),
+                                  pg_catalog.unnest(a_distance)) AS r;
+            RETURN;
+        END IF;
+        PERFORM pg_catalog.set_config('enable_sort', 'on', true);
+    END IF;
+    RETURN QUERY
+        SELECT e.*, false
+          FROM (SELECT f.project_id, f.id, f.resource_id, f.path, f.fqn, f.content,
+                       (CASE metric WHEN 'cosine' THEN f.embedding <=> query
+                                    WHEN 'l2' THEN f.embedding <-> query
+                                    ELSE f.embedding <#> query END)::double precision AS distance
+                  FROM scopedb.fragments AS f
+                 WHERE f.project_id = ANY (projects) AND f.embedding IS NOT NULL
+                OFFSET 0) AS e
+         ORDER BY e.distance, e.project_id, e.id
+         LIMIT k;
 END
 $$;
 
