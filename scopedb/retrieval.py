@@ -103,7 +103,6 @@ def search_text_steps(
         "limit": limit,
         "offset": offset,
         "max_rows": limit + offset,
-        "projects": list(state.project_ids) or [0],  # [0]: no partition; an empty array would open them all
     }
     try:
         result = yield from steps.run(Statement(sqlfiles.query("retrieval", "search_text"), params))

@@ -846,8 +846,13 @@ COMMENT ON FUNCTION scopedb_private.storage_plan(integer, boolean, bigint[]) IS
 -- rows the planner hashed every fragment of a wide scope for a rare word (570 ms where probes take 17), and
 -- forcing probes everywhere cost 3.9 s for a common one (measured: 1,000,000 fragments, 60 projects, the bench
 -- corpus; partition-wise 56 ms and 1.1 s).
+--
+-- It returns the fragments' columns too: the join already reads each candidate's row under the owner's policy
+-- "owner searches the fragments of the entered scope", whose predicate is the app's read policy (the audit holds
+-- both to the manifest). Reading the candidates back by key under the app's policies, as search_text did,
+-- checked the same predicate a second time and cost a second set of scope checks and a probe per candidate.
 CREATE FUNCTION scopedb.text_candidates(query tsquery, max_rows integer)
-RETURNS TABLE (project_id bigint, id text, rank real)
+RETURNS TABLE (project_id bigint, id text, rank real, resource_id text, path text, fqn text, content text)
 LANGUAGE plpgsql
 STABLE
 SECURITY DEFINER
@@ -875,7 +880,7 @@ BEGIN
         RETURN;
     END IF;
     RETURN QUERY
-        SELECT s.project_id, s.id, pg_catalog.ts_rank_cd(s.tsv, query)
+        SELECT s.project_id, s.id, pg_catalog.ts_rank_cd(s.tsv, query), f.resource_id, f.path, f.fqn, f.content
           FROM scopedb_private.fragment_search AS s
           JOIN scopedb.fragments AS f ON f.project_id = s.project_id AND f.id = s.id
          WHERE s.tsv @@ query AND s.project_id = ANY (ids) AND f.project_id = ANY (ids)

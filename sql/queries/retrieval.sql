@@ -4,24 +4,14 @@
 -- Probes by primary key of an unpartitioned table (rows reached from a row already in scope) leave it out.
 
 -- name: search_text
--- Candidates come from scopedb.text_candidates (GIN index, exact scope applied as owner); each is then read back
--- from fragments as scopedb_app, by key, so every returned row passes RLS a second time. The LATERAL lookup with
--- OFFSET 0 keeps that a primary-key probe per candidate: the planner cannot estimate rows under RLS, and left
--- alone it hash-joined the candidates against a scan of every fragment in scope. The probe repeats the scope's
--- project ids so that only the scope's partitions are planned and opened: probing by the candidate's key alone
--- opened and locked every project's partition (10,000 projects: out of lock slots). (On the single table this
--- replaced, the array made the planner probe fragments_tier_lru_idx and filter on id; each partition's primary
--- key now leads with the same column.)
+-- Candidates, with their rows, come from scopedb.text_candidates (the scope's partitions' GIN indexes, joined to
+-- the fragments under the owner's policy for the entered scope, which is the app's read policy); snippets are made
+-- here, for the page asked for only.
 WITH q AS (SELECT pg_catalog.websearch_to_tsquery(%(config)s::regconfig, %(query)s) AS query)
-SELECT f.project_id, f.id, f.resource_id, f.path, f.fqn, f.content, c.rank,
-       pg_catalog.ts_headline(%(config)s::regconfig, f.content, q.query, %(headline)s) AS snippet
+SELECT c.project_id, c.id, c.resource_id, c.path, c.fqn, c.content, c.rank,
+       pg_catalog.ts_headline(%(config)s::regconfig, c.content, q.query, %(headline)s) AS snippet
   FROM q
  CROSS JOIN LATERAL scopedb.text_candidates(q.query, %(max_rows)s) AS c
- CROSS JOIN LATERAL (
-       SELECT fr.project_id, fr.id, fr.resource_id, fr.path, fr.fqn, fr.content
-         FROM scopedb.fragments AS fr
-        WHERE fr.project_id = ANY (%(projects)s) AND fr.project_id = c.project_id AND fr.id = c.id
-       OFFSET 0) AS f
  ORDER BY c.rank DESC, c.project_id, c.id
 OFFSET %(offset)s
  LIMIT %(limit)s;

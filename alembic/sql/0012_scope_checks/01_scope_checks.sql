@@ -266,6 +266,53 @@ BEGIN
 END
 $$;
 
+DROP FUNCTION scopedb.text_candidates(tsquery, integer);
+
+CREATE FUNCTION scopedb.text_candidates(query tsquery, max_rows integer)
+RETURNS TABLE (project_id bigint, id text, rank real, resource_id text, path text, fqn text, content text)
+LANGUAGE plpgsql
+STABLE
+SECURITY DEFINER
+SET search_path = pg_catalog, pg_temp
+SET gin_fuzzy_search_limit = 0
+SET enable_seqscan = on
+SET enable_indexscan = on
+SET enable_bitmapscan = on
+SET enable_nestloop = on
+SET enable_hashjoin = on
+SET enable_mergejoin = on
+SET enable_sort = on
+SET jit = off
+SET enable_partition_pruning = on
+SET enable_partitionwise_join = on
+SET plan_cache_mode = force_custom_plan
+AS $$
+DECLARE
+    ids bigint[] := scopedb.scope_project_ids();
+BEGIN
+    IF max_rows IS NULL OR max_rows < 0 OR max_rows > 100000 THEN
+        RAISE EXCEPTION 'max_rows must be between 0 and 100000' USING ERRCODE = 'invalid_parameter_value';
+    END IF;
+    IF COALESCE(pg_catalog.cardinality(ids), 0) = 0 THEN  -- no scope: nothing, and no partition opened
+        RETURN;
+    END IF;
+    RETURN QUERY
+        SELECT s.project_id, s.id, pg_catalog.ts_rank_cd(s.tsv, query), f.resource_id, f.path, f.fqn, f.content
+          FROM scopedb_private.fragment_search AS s
+          JOIN scopedb.fragments AS f ON f.project_id = s.project_id AND f.id = s.id
+         WHERE s.tsv @@ query AND s.project_id = ANY (ids) AND f.project_id = ANY (ids)
+         ORDER BY 3 DESC, 1, 2   -- by position: the names are also this function's output columns
+         LIMIT max_rows;
+END
+$$;
+
+COMMENT ON FUNCTION scopedb.text_candidates(tsquery, integer) IS
+    'Best-ranked fragments of the verified scope matching a tsquery, from the scope''s partitions only.';
+
+REVOKE ALL ON FUNCTION scopedb.text_candidates(tsquery, integer) FROM PUBLIC;
+
+GRANT EXECUTE ON FUNCTION scopedb.text_candidates(tsquery, integer) TO scopedb_app;
+
 CREATE OR REPLACE FUNCTION scopedb.nearest_fragments(query vector, k integer, projects bigint[], metric text, exact boolean,
                                           ef_search integer, max_scan_tuples integer)
 RETURNS TABLE (project_id bigint, id text, resource_id text, path text, fqn text, content text,
