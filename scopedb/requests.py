@@ -54,8 +54,9 @@ class Requests:
         kept resolved token where there is one), the statement, COMMIT and the session cleanup travel in one
         pipeline. The short form of ``with db.scoped(scope) as s: s.execute(query, params)``, which costs a round
         trip for the entry, one per statement and one for the end. A key rotated out since the last entry, or a
-        kept token that no longer verifies, costs one more (the statement then ran under no scope: it saw and
-        changed nothing, and runs again under the scope).
+        kept token that no longer verifies, costs one more: the statement then ran under no scope, where row-level
+        security let it see and change no row, and runs again under the scope (an effect outside the tables, such
+        as a ``nextval``, happens twice then).
         """
         if not isinstance(scope, ResourceScope):
             raise ConfigurationError("run() takes a ResourceScope")
