@@ -95,6 +95,16 @@ def _api(db: Database) -> dict[str, Callable[[], Value]]:
     out["graph.path"] = in_scope(lambda s: s.shortest_path("n0", "n9"))
     out["graph.subgraph"] = in_scope(lambda s: graph(s.subgraph(["doc"])))
     out["projects"] = in_scope(lambda s: s.projects)
+    # The one-round-trip request paths (issue 19), twice each: the second call enters with the kept token.
+    for attempt in ("first", "again"):
+        out[f"request.text.{attempt}"] = lambda: [
+            (h.fragment.project_name, h.fragment.id, h.rank, h.snippet) for h in db.search_text(SCOPE, SHARED_HEAVY)
+        ]
+        out[f"request.vector.{attempt}"] = lambda: [
+            (h.fragment.id, h.distance) for h in db.search_vector(SCOPE, QUERY.tolist())
+        ]
+        out[f"request.graph.{attempt}"] = lambda: graph(db.search_graph(SCOPE, "n0", depth=3))
+        out[f"run.{attempt}"] = lambda: db.run(SCOPE, "SELECT project_id, id FROM scopedb.fragments ORDER BY 1, 2").rows
     notes = NoteStore(db, A)
     out["notes.search"] = lambda: [
         (d.id, d.tags, d.content_bytes, d.snippet, d.truncated) for d in notes.search("canary", limit=25)
