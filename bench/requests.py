@@ -43,21 +43,34 @@ def _one_connection(bench: Bench) -> Iterator[Database]:
         db.close()
 
 
-def round_trips(db: Database, action: Callable[[], Any]) -> int:
-    """How many times ``action`` waits for the server on the pool's one connection (Sync or Query messages)."""
+@contextmanager
+def counted_round_trips(db: Database) -> Iterator[list[int]]:
+    """Count the round trips the pool's one connection makes inside the block — each Sync (a pipeline, or an
+    extended-protocol statement) or Query (a simple-protocol string) the client sends waits for the server — and
+    append the count to the list yielded, when the block ends. Used by the bench and by the round-trip tests."""
+    found: list[int] = []
     with tempfile.TemporaryDirectory() as tmp:
         path = Path(tmp, "trace")
         with path.open("w") as out:
             with db._pool().connection() as conn:
                 conn.pgconn.trace(out.fileno())
                 conn.pgconn.set_trace_flags(pq.Trace.SUPPRESS_TIMESTAMPS | pq.Trace.REGRESS_MODE)
-                CLEAN.add(conn)  # untouched: lend it on
-            action()
-            with db._pool().connection() as conn:
-                conn.pgconn.untrace()
-                CLEAN.add(conn)
+                CLEAN.add(conn)  # borrowed outside a scoped transaction, untouched: lend it on, do not discard it
+            try:
+                yield found
+            finally:
+                with db._pool().connection() as conn:
+                    conn.pgconn.untrace()
+                    CLEAN.add(conn)
         sent = [line.split("\t") for line in path.read_text().splitlines()]
-    return sum(1 for fields in sent if fields[:1] == ["F"] and fields[2:3] in (["Sync"], ["Query"]))
+    found.append(sum(1 for fields in sent if fields[:1] == ["F"] and fields[2:3] in (["Sync"], ["Query"])))
+
+
+def round_trips(db: Database, action: Callable[[], Any]) -> int:
+    """How many times ``action`` waits for the server on the pool's one connection."""
+    with counted_round_trips(db) as trips:
+        action()
+    return trips[0]
 
 
 def request(bench: Bench, repeat: int) -> dict[str, Any]:

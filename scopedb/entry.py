@@ -43,8 +43,8 @@ class Entered:
 @dataclass
 class PendingEntry:
     """The cursors of an entry sent in a pipeline that is still open; :func:`read_entry` reads them once the
-    pipeline has synced. ``kept`` expects the project ids of a kept token (reentry): any other answer means the
-    token no longer verifies."""
+    pipeline has synced. ``reentry``: the entry set a kept resolved token (reenter_scope) rather than entering a
+    signed one; ``keep``: where to keep the resolved token an entry reads back."""
 
     entered: psycopg.Cursor[Any]
     resolved: psycopg.Cursor[Any] | None = None
@@ -95,12 +95,15 @@ def read_entry(pending: PendingEntry) -> Entered:
     assert row is not None
     # reenter_scope returns the ids (or none); enter_scope a document with them.
     ids = [int(pid) for pid in (row[0] or () if pending.reentry else row[0]["project_ids"])]
-    names = None
-    if pending.names is not None:
-        names = {name: int(pid) for pid, name in pending.names.fetchall()}
+    names = None if pending.names is None else _project_names(pending.names.fetchall())
     if pending.keep is not None and pending.resolved is not None and (kept := pending.resolved.fetchone()):
         pending.keep[0].put(pending.keep[1], kept[0], ids, names)
     return Entered(ids, names)
+
+
+def _project_names(rows: list[tuple[Any, ...]]) -> dict[str, int]:
+    """The rows of ``scope_projects`` (id, name) as name to id."""
+    return {name: int(pid) for pid, name in rows}
 
 
 def enter_token(
@@ -141,7 +144,7 @@ def enter_token(
             named = conn.execute(sqlfiles.query("session", "scope_projects")) if names else None
         row = cur.fetchone()
         assert row is not None
-        project_names = None if named is None else {name: int(pid) for pid, name in named.fetchall()}
+        project_names = None if named is None else _project_names(named.fetchall())
     except psycopg.Error as exc:
         raise translate(exc) from exc
     return Entered([int(pid) for pid in row[0]], project_names)

@@ -6,17 +6,13 @@ round trip (one Sync). ``with db.scoped(scope)`` costs one for the entry, one pe
 
 from __future__ import annotations
 
-import tempfile
 from collections.abc import Iterator
-from contextlib import contextmanager
-from pathlib import Path
 
 import pytest
-from psycopg import pq
 
+from bench.requests import counted_round_trips
 from scopedb import Database, Fragment, ResourceScope
 from scopedb.errors import InvalidArgumentError, PermissionDeniedError, QueryError
-from scopedb.logins import CLEAN
 from scopedb.server import Server
 from tests.async_bridge import AsyncBridge
 from tests.conftest import Tenants
@@ -36,34 +32,12 @@ def one(tenants: Tenants) -> Iterator[Database]:
         db.close()
 
 
-@contextmanager
-def counted(db: Database) -> Iterator[list[int]]:
-    """Count the round trips the pool's one connection makes inside the block: each Sync (a pipeline or an
-    extended-protocol statement) or Query (a simple-protocol string) the client sends waits for the server."""
-    found: list[int] = []
-    with tempfile.TemporaryDirectory() as tmp:
-        path = Path(tmp, "trace")
-        with path.open("w") as out:
-            with db._pool().connection() as conn:
-                conn.pgconn.trace(out.fileno())
-                conn.pgconn.set_trace_flags(pq.Trace.SUPPRESS_TIMESTAMPS | pq.Trace.REGRESS_MODE)
-                CLEAN.add(conn)  # borrowed outside a scoped transaction, untouched: lend it on, do not discard it
-            try:
-                yield found
-            finally:
-                with db._pool().connection() as conn:
-                    conn.pgconn.untrace()
-                    CLEAN.add(conn)
-        sent = [line.split("\t") for line in path.read_text().splitlines()]
-    found.append(sum(1 for fields in sent if fields[:1] == ["F"] and fields[2:3] in (["Sync"], ["Query"])))
-
-
 def test_run_is_one_round_trip_fresh_and_kept(one: Database, tenants: Tenants) -> None:
     scope = ResourceScope(project_names={"acme/api"}, include_paths={"src/**"})  # not yet entered: a fresh entry
-    with counted(one) as trips:
+    with counted_round_trips(one) as trips:
         fresh = one.run(scope, "SELECT id FROM scopedb.fragments ORDER BY id")
     assert trips == [1]
-    with counted(one) as trips:
+    with counted_round_trips(one) as trips:
         kept = one.run(scope, "SELECT id FROM scopedb.fragments ORDER BY id")  # the kept resolved token
     assert trips == [1]
     assert fresh.rows == kept.rows
@@ -73,11 +47,11 @@ def test_run_is_one_round_trip_fresh_and_kept(one: Database, tenants: Tenants) -
 
 
 def test_a_scoped_block_costs_entry_statements_and_end(one: Database, tenants: Tenants) -> None:
-    with counted(one) as trips, one.scoped(tenants.scope("acme/api")) as s:
+    with counted_round_trips(one) as trips, one.scoped(tenants.scope("acme/api")) as s:
         s.execute("SELECT 1")
         s.search_text("refresh")
     assert trips == [4]  # entry, two statements, the end
-    with counted(one) as trips, one.scoped(tenants.scope("acme/api")) as s:
+    with counted_round_trips(one) as trips, one.scoped(tenants.scope("acme/api")) as s:
         s.search_vector([1.0] + [0.0] * (DIM - 1), limit=3)  # the embedding width is known since the pool opened
     assert trips == [3]
 
@@ -90,7 +64,7 @@ def test_run_refuses_and_fails_like_a_scoped_block(one: Database, tenants: Tenan
         one.run(scope, "SELECT no_such_column FROM scopedb.fragments")
     assert one.run(scope, "SELECT count(*) FROM scopedb.fragments WHERE project_id = %s", (tenants.b.id,)).scalar() == 0
     # The failures were rolled back and the connection cleaned: the next request on it is an ordinary one.
-    with counted(one) as trips:
+    with counted_round_trips(one) as trips:
         assert one.run(scope, "SELECT count(*) FROM scopedb.fragments").scalar() == 7
     assert trips == [1]
     with pytest.raises(PermissionDeniedError):
@@ -139,16 +113,16 @@ def test_ingest_then_run_sees_the_new_rows(one: Database, tenants: Tenants) -> N
 
 def test_a_search_is_one_round_trip_on_a_kept_scope_and_two_on_a_new_one(one: Database, tenants: Tenants) -> None:
     scope = ResourceScope(project_names={"acme/api", "beta/web"}, include_paths={"**"})  # a scope not entered yet
-    with counted(one) as trips:
+    with counted_round_trips(one) as trips:
         fresh = one.search_text(scope, "refresh token")
     assert trips == [2]  # the entry; the search with the commit and the cleanup
-    with counted(one) as trips:
+    with counted_round_trips(one) as trips:
         kept = one.search_text(scope, "refresh token")
     assert trips == [1]  # the search travels with the reentry
     with one.scoped(scope) as s:
         assert s.search_text("refresh token") == fresh == kept
     unit = [1.0] + [0.0] * (DIM - 1)
-    with counted(one) as trips:
+    with counted_round_trips(one) as trips:
         nearest = one.search_vector(scope, unit, limit=5)
         graph = one.search_graph(scope, "start", depth=2)
     assert trips == [2]
@@ -160,7 +134,7 @@ def test_a_search_is_one_round_trip_on_a_kept_scope_and_two_on_a_new_one(one: Da
 def test_a_request_refuses_bad_arguments_before_sending_and_translates_errors(one: Database, tenants: Tenants) -> None:
     scope = tenants.scope("acme/api")
     one.search_text(scope, "warm")  # keep the scope
-    with counted(one) as trips, pytest.raises(InvalidArgumentError):
+    with counted_round_trips(one) as trips, pytest.raises(InvalidArgumentError):
         one.search_text(scope, "x", limit=-1)
     assert trips == [0]
     with pytest.raises(InvalidArgumentError, match="unknown text-search configuration"):
