@@ -24,8 +24,8 @@ demo: $(VENV)/.installed
 test: lint typecheck pytest
 
 lint: $(VENV)/.installed-dev
-	$(BIN)/ruff check scopedb tests bench alembic .ci
-	$(BIN)/ruff format --check scopedb tests bench alembic .ci
+	$(BIN)/ruff check scopedb tests bench alembic examples .ci
+	$(BIN)/ruff format --check scopedb tests bench alembic examples .ci
 	$(BIN)/python .ci/async_to_sync.py --check
 	$(BIN)/lint-imports
 

@@ -13,7 +13,7 @@ import importlib
 from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
-    from scopedb.admin import Admin, Project, Resource
+    from scopedb.admin import Admin, Project, ProtectedTable, Resource
     from scopedb.database import Database
     from scopedb.database_async import AsyncDatabase
     from scopedb.errors import ScopedbError, ScopeViolationError
@@ -31,6 +31,7 @@ _WHERE = {
     "Database": "scopedb.database",
     "Fragment": "scopedb.ingest",
     "Project": "scopedb.admin",
+    "ProtectedTable": "scopedb.admin",
     "Resource": "scopedb.admin",
     "ResourceScope": "scopedb.scope",
     "Result": "scopedb.steps",
@@ -47,6 +48,7 @@ __all__ = [
     "Database",
     "Fragment",
     "Project",
+    "ProtectedTable",
     "Resource",
     "ResourceScope",
     "Result",

@@ -63,6 +63,18 @@ class StorageAction:
 
 
 @dataclass(frozen=True)
+class ProtectedTable:
+    """A service's table protected with :meth:`Admin.protect_table`, and the columns it is protected by."""
+
+    relation: str
+    project_column: str
+    resource_column: str | None = None
+    path_column: str | None = None
+    name_column: str | None = None
+    allow_delete: bool = False
+
+
+@dataclass(frozen=True)
 class Resource:
     """A repository, document set or the like inside a project."""
 
@@ -89,6 +101,16 @@ class Admin:
                     raise PermissionDeniedError(
                         "admin operations need a login that is a member of scopedb_owner"
                     ) from exc
+                yield conn
+        except psycopg.Error as exc:
+            raise translate(exc) from exc
+
+    @contextmanager
+    def login_transaction(self) -> Iterator[psycopg.Connection[Any]]:
+        """One transaction as the admin login itself (driver errors translated): for what needs the owner of a
+        service's table rather than scopedb_owner, such as :meth:`protect_table`."""
+        try:
+            with self._pool.connection() as conn, conn.transaction():
                 yield conn
         except psycopg.Error as exc:
             raise translate(exc) from exc
@@ -256,6 +278,56 @@ class Admin:
                 sqlfiles.query("admin", "link_resources"),
                 {"project_id": target.id, "parent_id": parent_id, "child_id": child_id},
             )
+
+    # Services' own tables ---------------------------------------------------------------------------------------
+
+    def protect_table(
+        self,
+        table: str,
+        *,
+        project_column: str = "project_id",
+        resource_column: str | None = None,
+        path_column: str | None = None,
+        name_column: str | None = None,
+        allow_delete: bool = False,
+    ) -> ProtectedTable:
+        """Put a service's own table under the scope, as scopedb's own tables are (``sql/04_protected_tables.sql``).
+
+        Row-level security enabled and forced; the "nothing until a scope is entered" gate and one restrictive
+        policy per command reading the verified scope (the project column, and the resource, path and name
+        columns when given); SELECT, INSERT and column UPDATE for ``scopedb_app`` (DELETE only with
+        ``allow_delete``: it also lets one tenant LOCK the whole table); and a record the audit holds the table to
+        (E029). Idempotent. A table that cannot be protected soundly raises
+        :class:`~scopedb.errors.UnprotectableTableError` naming the fix.
+
+        Runs as the admin login itself, not ``scopedb_owner``: the login must own the table (policies are its
+        owner's to change) and be a member of ``scopedb_owner`` (to record it).
+        """
+        params = {
+            "table": table,
+            "project_column": project_column,
+            "resource_column": resource_column,
+            "path_column": path_column,
+            "name_column": name_column,
+            "allow_delete": allow_delete,
+        }
+        with self.login_transaction() as conn:
+            row = conn.execute(sqlfiles.query("admin", "protect_table"), params).fetchone()
+        assert row is not None
+        return ProtectedTable(str(row[0]), project_column, resource_column, path_column, name_column, allow_delete)
+
+    def unprotect_table(self, table: str) -> bool:
+        """Undo :meth:`protect_table`: its policies, the row-level security flags, every privilege of
+        ``scopedb_app`` on the table, the audit's record. False if scopedb had no record of protecting it."""
+        with self.login_transaction() as conn:
+            row = conn.execute(sqlfiles.query("admin", "unprotect_table"), {"table": table}).fetchone()
+        return bool(row and row[0])
+
+    def protected_tables(self) -> list[ProtectedTable]:
+        """The service tables protected with :meth:`protect_table`, by name."""
+        with self.transaction() as conn:
+            rows = conn.execute(sqlfiles.query("admin", "protected_tables")).fetchall()
+        return [ProtectedTable(*row) for row in rows]
 
     # Tiers and notes --------------------------------------------------------------------------------------------
 

@@ -103,6 +103,14 @@ class ScopeTooComplexError(ScopeError):
     """
 
 
+class UnprotectableTableError(InvalidArgumentError):
+    """The table cannot be protected soundly as it stands (the message names the fix)."""
+
+
+class AmbiguousProjectError(ScopeError):
+    """The row names no project and the scope does not have exactly one to give it."""
+
+
 class NoteNotFoundError(ScopedbError):
     """memory record not found"""
 
@@ -138,6 +146,8 @@ _BY_SQLSTATE: dict[str, type[ScopedbError]] = {
     "SD004": AudienceMismatchError,
     "SD005": UnknownProjectError,
     "SD006": ScopeTooComplexError,
+    "SD007": UnprotectableTableError,
+    "SD008": AmbiguousProjectError,
     "SD404": NoteNotFoundError,
     "42501": PermissionDeniedError,  # insufficient_privilege, including row-level security refusals
     "23505": UniqueViolationError,
@@ -146,7 +156,7 @@ _BY_SQLSTATE: dict[str, type[ScopedbError]] = {
 }
 
 # Messages we may pass through: they are produced by our own SQL (RAISE in sql/*.sql) and name no row data.
-_OWN_MESSAGE_STATES = frozenset({"SD001", "SD002", "SD003", "SD004", "SD005", "SD006", "SD404"})
+_OWN_MESSAGE_STATES = frozenset({"SD001", "SD002", "SD003", "SD004", "SD005", "SD006", "SD007", "SD008", "SD404"})
 
 
 def translate(exc: psycopg.Error) -> ScopedbError:
@@ -175,7 +185,8 @@ def _translated(exc: psycopg.Error) -> ScopedbError:
     if cls is None:
         return QueryError(f"query failed (SQLSTATE {state or 'unknown'})" + _what(diag.message_primary))
     if state in _OWN_MESSAGE_STATES:
-        return cls(diag.message_primary or None)
+        hint = f" (fix: {diag.message_hint})" if diag.message_hint else ""
+        return cls((diag.message_primary or _headline(cls)) + hint)
     if cls is PermissionDeniedError:
         return cls(_headline(cls) + _what(diag.message_primary))
     if issubclass(cls, IntegrityError):

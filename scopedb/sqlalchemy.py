@@ -15,7 +15,21 @@ has no project filter, and need none; the transaction runs as ``scopedb_app`` wi
 statement to its last, so an ORM query a developer forgets to filter still sees only the scope. A session without a
 scope fails closed: its transactions still run as ``scopedb_app``, see no rows and may write none.
 
-Map your own ORM classes onto the Core tables (``__table__ = sdb.fragments``). Engines made here translate driver
+Map your own ORM classes onto the Core tables (``__table__ = sdb.fragments``). A service's own tables get the same
+isolation with the :class:`ProjectScoped` mixin: a ``project_id`` column that references ``scopedb.projects`` and
+defaults to the entered scope's one project, and a mark that makes alembic's autogenerate emit
+``op.protect_table(...)`` for the table (:mod:`scopedb.alembic`)::
+
+    class Ticket(sdb.ProjectScoped, Base):
+        __tablename__ = "tickets"
+        __table_args__ = {"schema": "support"}
+        id: Mapped[uuid.UUID] = mapped_column(primary_key=True, server_default=sa.text("gen_random_uuid()"))
+        title: Mapped[str]
+
+The mixin's column leads the primary key, so the model's own key columns join it: ``protect_table`` refuses a key
+unique across projects (a unique violation would tell one tenant what another holds).
+
+Engines made here translate driver
 errors into :mod:`scopedb.errors` and clean each connection (held cursors, settings, prepared statements, LISTEN,
 advisory locks) before it goes back to the pool, as :meth:`scopedb.Database.scoped` does.
 """
@@ -24,7 +38,8 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 from contextlib import contextmanager
-from typing import Any
+from dataclasses import dataclass
+from typing import Any, ClassVar
 
 import psycopg
 import sqlalchemy as sa
@@ -39,11 +54,15 @@ from scopedb.lifecycle import end_cleanup, refuse_stored_settings
 from scopedb.scope import ResourceScope
 
 __all__ = [
+    "PROTECT_INFO_KEY",
+    "ProjectScoped",
+    "Protection",
     "ScopedSessionFactory",
     "create_engine",
     "fragments",
     "graph_edges",
     "graph_nodes",
+    "mark_protected",
     "metadata",
     "note_tombstones",
     "notes",
@@ -175,6 +194,62 @@ note_tombstones = sa.Table(
 
 
 # -- Engines ---------------------------------------------------------------------------------------------------------
+
+
+# -- Services' own tables ---------------------------------------------------------------------------------------------
+
+#: Where a table's :class:`Protection` is kept (``Table.info``); :mod:`scopedb.alembic`'s autogenerate reads it.
+PROTECT_INFO_KEY = "scopedb.protect"
+
+
+@dataclass(frozen=True)
+class Protection:
+    """How a service's table is protected: the arguments of :meth:`scopedb.Admin.protect_table`."""
+
+    project_column: str = "project_id"
+    resource_column: str | None = None
+    path_column: str | None = None
+    name_column: str | None = None
+    allow_delete: bool = False
+
+
+def mark_protected(table: sa.Table, protection: Protection | None = None) -> sa.Table:
+    """Mark a Core table protected, so autogenerate emits ``op.protect_table`` for it (the mixin does this)."""
+    table.info[PROTECT_INFO_KEY] = protection or Protection()
+    return table
+
+
+class ProjectScoped:
+    """Declarative mixin for a service's table under the scope.
+
+    Adds ``project_id``: ``bigint NOT NULL``, first in the table and in the primary key, referencing
+    ``scopedb.projects`` (``ON DELETE CASCADE``: deleting a project deletes its rows in the service's tables too),
+    and defaulting to ``scopedb.scope_project_id()`` — the entered scope's project when it has exactly one, an
+    :class:`~scopedb.errors.AmbiguousProjectError` otherwise — so a service inserts without naming a project and
+    could not name another. The policies refuse a row of another project anyway (``WITH CHECK``).
+
+    Marks the table protected (:data:`PROTECT_INFO_KEY`); set ``__scopedb_protection__`` to a :class:`Protection`
+    to name resource, path or name columns, or allow deletes.
+    """
+
+    __scopedb_protection__: ClassVar[Protection] = Protection()
+
+    @orm.declared_attr
+    def project_id(cls) -> orm.Mapped[int]:
+        return orm.mapped_column(
+            sa.BigInteger,
+            sa.ForeignKey(projects.c.id, ondelete="CASCADE"),
+            primary_key=True,
+            nullable=False,
+            server_default=sa.text("scopedb.scope_project_id()"),
+            sort_order=-1,
+        )
+
+    def __init_subclass__(cls, **kwargs: Any) -> None:
+        super().__init_subclass__(**kwargs)  # declarative maps the class here, building its table
+        table = cls.__dict__.get("__table__")
+        if isinstance(table, sa.Table):  # not on abstract classes or single-table subclasses
+            mark_protected(table, cls.__scopedb_protection__)
 
 
 def create_engine(db: Database, **kwargs: Any) -> sa.Engine:

@@ -45,8 +45,10 @@
 --                                    execute, owned by a role that can read around RLS; W022 for any other owner
 --   E023 matview_copy                a materialized view over a protected table that scopedb_app can read; W023
 --                                    when it cannot (the copy still escapes RLS)
---   E024 unprotected_reachable       a table outside scopedb's schemas that scopedb_app can read or change, without
---                                    row-level security enabled and forced
+--   E024 unprotected_reachable       a table outside scopedb's schemas that scopedb_app can read or change (through a
+--                                    table or a column privilege) without row-level security enabled and forced, or
+--                                    may TRUNCATE (which no policy filters); a view there it can read that runs with
+--                                    its owner's rights
 --   E025 audit_tampered              (client side, `scopedb audit`) the audit's own functions and views, or the
 --                                    manifest table's digest, differ from what this installation ships
 --   W028 foreign_server_usable       a foreign server scopedb_app may use (it connects out as a mapped role)
@@ -54,6 +56,13 @@
 --                                    no partition of fragments / fragment_search, a partition elsewhere or holding
 --                                    another project, an owner, grant, RLS flag, policy, trigger, rule or index
 --                                    scopedb does not give it (judged by rule: partitions come and go)
+--   E029 protected_table_differs     a service table protected with scopedb.protect_table that differs from what it
+--                                    made: row-level security not forced, a policy missing, changed or added, a
+--                                    privilege of a role that can act as scopedb_app added or changed, the owner
+--                                    changed (scopedb_audit.service_table_facts); W029 when the table is gone
+--   W030 hand_protected_table        a table outside scopedb's schemas that scopedb_app can reach, with forced
+--                                    row-level security but policies protect_table did not make: the audit cannot
+--                                    judge hand-written policies
 
 SET ROLE scopedb_owner;
 
@@ -67,14 +76,16 @@ SELECT c.oid AS relid, c.relname, c.relrowsecurity, c.relforcerowsecurity
 COMMENT ON VIEW scopedb_audit.data_tables IS 'The tables of the data schema (the ones RLS must protect).';
 
 -- Every table whose rows scopedb protects: the data schema's (by row-level security), the private schema's (by
--- privileges alone: signing keys, the full-text copy, archived originals) and the per-project partitions of both
--- (scopedb_parts). Data copied out of any of them escapes.
+-- privileges alone: signing keys, the full-text copy, archived originals), the per-project partitions of both
+-- (scopedb_parts), and the service tables protected with protect_table. Data copied out of any of them escapes.
 CREATE VIEW scopedb_audit.protected_tables WITH (security_barrier) AS
 SELECT c.oid AS relid, c.relnamespace::regnamespace::text AS schema, c.relname
   FROM pg_catalog.pg_class AS c
- WHERE c.relnamespace IN ('scopedb'::regnamespace, 'scopedb_private'::regnamespace, 'scopedb_parts'::regnamespace)
+ WHERE (c.relnamespace IN ('scopedb'::regnamespace, 'scopedb_private'::regnamespace, 'scopedb_parts'::regnamespace)
+        OR c.oid IN (SELECT scopedb_audit.relation_named(s.relation) FROM scopedb_audit.service_tables AS s))
    AND c.relkind IN ('r', 'p');
-COMMENT ON VIEW scopedb_audit.protected_tables IS 'Tables of the data and private schemas (their rows must not leave).';
+COMMENT ON VIEW scopedb_audit.protected_tables IS
+    'Tables of the data and private schemas, and protected service tables (their rows must not leave).';
 
 -- Every view and materialized view whose definition reads a protected table, directly or through other views
 -- and materialized views (any depth, any schema), with the protected table it reads: an owner-run view over an
@@ -115,6 +126,81 @@ WITH RECURSIVE members (oid) AS (
 )
 SELECT r.oid, r.rolname, r.rolcanlogin FROM pg_catalog.pg_roles AS r WHERE r.oid IN (SELECT members.oid FROM members);
 COMMENT ON VIEW scopedb_audit.app_roles IS 'scopedb_app and every role that is a member of it, directly or not.';
+
+-- The facts of a table that its protection depends on, as the audit compares them (E029) and protect_table records
+-- them: row-level security enabled and forced, and the owner (who can change both); every policy on the table,
+-- with its command, kind, roles and expressions as PostgreSQL prints them; its unique and exclusion indexes and the
+-- foreign keys from and to it (what protect_table judged); and the privileges (table, column, and
+-- on the sequences its columns own) that any role able to act as scopedb_app holds through a grant to itself, to a
+-- role it belongs to, or to PUBLIC. Catalog reads only; search_path is pinned, so expressions print qualified.
+CREATE FUNCTION scopedb_audit.protection_facts(rel regclass)
+RETURNS TABLE (kind text, object text, fact text)
+LANGUAGE sql
+STABLE
+SET search_path = pg_catalog, pg_temp
+BEGIN ATOMIC
+    WITH app (oid) AS (
+        SELECT 0::oid  -- PUBLIC
+        UNION ALL
+        SELECT r.oid FROM pg_catalog.pg_roles AS r
+         WHERE EXISTS (SELECT FROM scopedb_audit.app_roles AS a WHERE pg_catalog.pg_has_role(a.oid, r.oid, 'MEMBER'))
+    ),
+    sequences AS (
+        SELECT s.oid, s.relacl, s.relowner
+          FROM pg_catalog.pg_depend AS d
+          JOIN pg_catalog.pg_class AS s ON s.oid = d.objid AND s.relkind = 'S'
+         WHERE d.classid = 'pg_catalog.pg_class'::pg_catalog.regclass AND d.refobjid = rel
+           AND d.refclassid = 'pg_catalog.pg_class'::pg_catalog.regclass AND d.deptype IN ('a', 'i')
+    )
+    SELECT 'table', 'row security',
+           'enabled ' || c.relrowsecurity || ', forced ' || c.relforcerowsecurity
+               || ', owner ' || pg_catalog.pg_get_userbyid(c.relowner)
+      FROM pg_catalog.pg_class AS c
+     WHERE c.oid = rel
+    UNION ALL
+    SELECT 'policy', p.polname,
+           CASE WHEN p.polpermissive THEN 'permissive' ELSE 'restrictive' END
+               || ' for ' || CASE p.polcmd WHEN 'r' THEN 'SELECT' WHEN 'a' THEN 'INSERT' WHEN 'w' THEN 'UPDATE'
+                                           WHEN 'd' THEN 'DELETE' ELSE 'ALL' END
+               || ' to ' || pg_catalog.array_to_string(ARRAY(
+                      SELECT CASE WHEN r = 0 THEN 'public' ELSE pg_catalog.pg_get_userbyid(r)::text END
+                        FROM pg_catalog.unnest(p.polroles) AS r ORDER BY 1), ',')
+               || ' using ' || COALESCE(pg_catalog.pg_get_expr(p.polqual, p.polrelid), '-')
+               || ' check ' || COALESCE(pg_catalog.pg_get_expr(p.polwithcheck, p.polrelid), '-')
+      FROM pg_catalog.pg_policy AS p
+     WHERE p.polrelid = rel
+    UNION ALL
+    SELECT 'constraint', con.conname || ' on ' || con.conrelid::pg_catalog.regclass::text,
+           pg_catalog.pg_get_constraintdef(con.oid)
+      FROM pg_catalog.pg_constraint AS con
+     WHERE con.contype = 'f' AND (con.conrelid = rel OR con.confrelid = rel)
+    UNION ALL
+    SELECT 'index', i.indexrelid::pg_catalog.regclass::text, pg_catalog.pg_get_indexdef(i.indexrelid)
+      FROM pg_catalog.pg_index AS i
+     WHERE i.indrelid = rel AND (i.indisunique OR i.indisexclusion)
+    UNION ALL
+    SELECT 'grant', 'table',
+           COALESCE((SELECT pg_catalog.string_agg(DISTINCT a.privilege_type, ',' ORDER BY a.privilege_type)
+                       FROM pg_catalog.pg_class AS c,
+                            pg_catalog.aclexplode(COALESCE(c.relacl, pg_catalog.acldefault('r'::"char", c.relowner))) AS a
+                      WHERE c.oid = rel AND a.grantee IN (SELECT app.oid FROM app)), '-')
+    UNION ALL
+    SELECT 'grant', 'column ' || att.attname,
+           pg_catalog.string_agg(DISTINCT a.privilege_type, ',' ORDER BY a.privilege_type)
+      FROM pg_catalog.pg_attribute AS att,
+           pg_catalog.aclexplode(att.attacl) AS a
+     WHERE att.attrelid = rel AND att.attnum > 0 AND NOT att.attisdropped AND att.attacl IS NOT NULL
+       AND a.grantee IN (SELECT app.oid FROM app)
+     GROUP BY att.attname
+    UNION ALL
+    SELECT 'grant', 'sequence ' || s.oid::pg_catalog.regclass::text,
+           COALESCE((SELECT pg_catalog.string_agg(DISTINCT a.privilege_type, ',' ORDER BY a.privilege_type)
+                       FROM pg_catalog.aclexplode(COALESCE(s.relacl, pg_catalog.acldefault('s'::"char", s.relowner))) AS a
+                      WHERE a.grantee IN (SELECT app.oid FROM app)), '-')
+      FROM sequences AS s;
+END;
+COMMENT ON FUNCTION scopedb_audit.protection_facts(regclass) IS
+    'A table''s protection as catalog facts: RLS flags and owner, policies, privileges of the app''s roles (E029).';
 
 -- Whether a relation option is set to a true value (PostgreSQL accepts true, on, yes and 1, in any case).
 CREATE FUNCTION scopedb_audit.option_is_on(options text[], name text) RETURNS boolean
@@ -678,21 +764,89 @@ AS $$
              GROUP BY dr.relid) AS v
     UNION ALL
     -- E024 any other table scopedb_app can read or change must be protected like scopedb's own (row-level security
-    -- enabled and forced): an export table or a service's table left open is reachable from every scope.
-    SELECT 'error', 'E024', 'table ' || c.oid::regclass::text,
-           'scopedb_app can read or change it and row-level security is not enabled and forced',
-           'protect it (scopedb''s protect_table), or REVOKE ALL ON ' || c.oid::regclass::text
-               || ' FROM scopedb_app, PUBLIC;'
+    -- enabled and forced): an export table or a service's table left open is reachable from every scope. A column
+    -- privilege reaches every row as a table privilege does; TRUNCATE empties a table past every policy; a view it
+    -- can read that runs with its owner's rights hands out whatever its owner reads (over a protected table: E007).
+    SELECT 'error', 'E024', CASE WHEN c.relkind = 'v' THEN 'view ' ELSE 'table ' END || c.oid::regclass::text,
+           CASE WHEN c.relkind = 'v' THEN 'scopedb_app can read it, and it reads with its owner''s rights'
+                WHEN c.relrowsecurity AND c.relforcerowsecurity
+                    THEN 'scopedb_app may TRUNCATE it, which no row-level security policy filters'
+                ELSE 'scopedb_app can read or change it and row-level security is not enabled and forced' END,
+           CASE WHEN c.relkind = 'v'
+                    THEN 'ALTER VIEW ' || c.oid::regclass::text || ' SET (security_invoker = true); or REVOKE ALL ON '
+                         || c.oid::regclass::text || ' FROM scopedb_app, PUBLIC;'
+                WHEN c.relrowsecurity AND c.relforcerowsecurity
+                    THEN 'REVOKE TRUNCATE ON ' || c.oid::regclass::text || ' FROM scopedb_app, PUBLIC;'
+                ELSE 'protect it (SELECT scopedb.protect_table(''' || c.oid::regclass::text
+                     || ''', ''project_id'');), or REVOKE ALL ON ' || c.oid::regclass::text || ' FROM scopedb_app, PUBLIC;'
+           END
       FROM pg_catalog.pg_class AS c
       JOIN pg_catalog.pg_namespace AS n ON n.oid = c.relnamespace
-     WHERE c.relkind IN ('r', 'p', 'f', 'm')
+     WHERE c.relkind IN ('r', 'p', 'f', 'm', 'v')
        AND n.nspname NOT IN ('pg_catalog', 'information_schema', 'scopedb', 'scopedb_private', 'scopedb_audit',
                              'scopedb_parts')
        AND n.nspname NOT LIKE 'pg\_%'
        AND pg_catalog.has_schema_privilege('scopedb_app', n.oid, 'USAGE')
-       AND pg_catalog.has_table_privilege('scopedb_app', c.oid, 'SELECT, INSERT, UPDATE, DELETE, TRUNCATE')
-       AND NOT (c.relrowsecurity AND c.relforcerowsecurity)
-       AND c.oid NOT IN (SELECT dr.relid FROM scopedb_audit.derived_relations AS dr)  -- matviews of them: E023
+       AND (pg_catalog.has_table_privilege('scopedb_app', c.oid, 'SELECT, INSERT, UPDATE, DELETE, TRUNCATE')
+            OR pg_catalog.has_any_column_privilege('scopedb_app', c.oid, 'SELECT, INSERT, UPDATE'))
+       AND CASE WHEN c.relkind = 'v'
+                    THEN NOT scopedb_audit.option_is_on(c.reloptions, 'security_invoker')
+                ELSE NOT (c.relrowsecurity AND c.relforcerowsecurity)
+                     OR pg_catalog.has_table_privilege('scopedb_app', c.oid, 'TRUNCATE') END
+       AND c.oid NOT IN (SELECT dr.relid FROM scopedb_audit.derived_relations AS dr)  -- views of them: E007, E023
+    UNION ALL
+    -- E029 a protected service table as protect_table left it: the live facts (scopedb_audit.protection_facts)
+    -- against the ones it recorded. A fact missing, changed or added is an error: a dropped FORCE, a loosened
+    -- policy, a permissive policy that widens the scope, a privilege (TRUNCATE, table-level UPDATE) that reaches
+    -- around the policies or locks the table, an owner that could change any of it.
+    SELECT 'error', 'E029', 'table ' || d.relation || ' ' || d.kind || ' ' || d.object,
+           CASE WHEN d.live IS NULL THEN 'missing (protect_table made: ' || d.recorded || ')'
+                WHEN d.recorded IS NULL THEN 'not made by protect_table: ' || d.live
+                ELSE 'differs from what protect_table made: now ' || d.live || '; made ' || d.recorded END,
+           CASE WHEN d.kind = 'policy' AND d.recorded IS NULL
+                    THEN 'DROP POLICY ' || pg_catalog.quote_ident(d.object) || ' ON ' || d.relation || ';'
+                ELSE pg_catalog.format('SELECT scopedb.protect_table(%L, %L, %L, %L, %L, %s);', st.relation,
+                                       st.project_column, st.resource_column, st.path_column, st.name_column,
+                                       st.allow_delete) END
+      FROM (SELECT COALESCE(l.relation, r.relation) AS relation, COALESCE(l.kind, r.kind) AS kind,
+                   COALESCE(l.object, r.object) AS object, l.fact AS live, r.fact AS recorded
+              FROM (SELECT s.relation, f.kind, f.object, f.fact
+                      FROM scopedb_audit.service_tables AS s,
+                           scopedb_audit.protection_facts(scopedb_audit.relation_named(s.relation)::pg_catalog.regclass) AS f
+                     WHERE scopedb_audit.relation_named(s.relation) IS NOT NULL) AS l
+              FULL JOIN (SELECT f.relation, f.kind, f.object, f.fact
+                           FROM scopedb_audit.service_table_facts AS f
+                          WHERE scopedb_audit.relation_named(f.relation) IS NOT NULL) AS r
+                ON l.relation = r.relation AND l.kind = r.kind AND l.object = r.object
+             WHERE l.fact IS DISTINCT FROM r.fact) AS d
+      JOIN scopedb_audit.service_tables AS st ON st.relation = d.relation
+    UNION ALL
+    -- W029 a table recorded as protected that no longer exists (dropped, or renamed: a renamed one is judged
+    -- again once protected under its new name).
+    SELECT 'warning', 'W029', 'table ' || s.relation,
+           'recorded as protected by protect_table, but no such table exists (dropped or renamed)',
+           pg_catalog.format('SELECT scopedb.unprotect_table(%L);', s.relation)
+      FROM scopedb_audit.service_tables AS s
+     WHERE scopedb_audit.relation_named(s.relation) IS NULL
+    UNION ALL
+    -- W030 a table scopedb_app can reach whose row-level security is forced but whose policies are hand-written:
+    -- the audit can judge protect_table's policies (E029), not these.
+    SELECT 'warning', 'W030', 'table ' || c.oid::regclass::text,
+           'scopedb_app can reach it; its row-level security is forced but its policies were not made by '
+               || 'protect_table, so the audit cannot judge them',
+           'SELECT scopedb.protect_table(''' || c.oid::regclass::text || ''', ''project_id'');'
+      FROM pg_catalog.pg_class AS c
+      JOIN pg_catalog.pg_namespace AS n ON n.oid = c.relnamespace
+     WHERE c.relkind IN ('r', 'p')
+       AND n.nspname NOT IN ('pg_catalog', 'information_schema', 'scopedb', 'scopedb_private', 'scopedb_audit',
+                             'scopedb_parts')
+       AND n.nspname NOT LIKE 'pg\_%'
+       AND c.relrowsecurity AND c.relforcerowsecurity
+       AND pg_catalog.has_schema_privilege('scopedb_app', n.oid, 'USAGE')
+       AND (pg_catalog.has_table_privilege('scopedb_app', c.oid, 'SELECT, INSERT, UPDATE, DELETE, TRUNCATE')
+            OR pg_catalog.has_any_column_privilege('scopedb_app', c.oid, 'SELECT, INSERT, UPDATE'))
+       AND c.oid NOT IN (SELECT scopedb_audit.relation_named(s.relation) FROM scopedb_audit.service_tables AS s
+                          WHERE scopedb_audit.relation_named(s.relation) IS NOT NULL)
     UNION ALL
     -- W028 a foreign server scopedb_app may use connects out under a user mapping, possibly as a role that reads
     -- around row-level security (postgres_fdw or dblink back into this database): what it can see is the mapped
@@ -798,12 +952,15 @@ REVOKE ALL ON FUNCTION scopedb_audit.option_is_on(text[], text) FROM PUBLIC;
 REVOKE ALL ON FUNCTION scopedb_audit.removal(text, text, text) FROM PUBLIC;
 REVOKE ALL ON FUNCTION scopedb_audit.manifest_digest() FROM PUBLIC;
 REVOKE ALL ON FUNCTION scopedb_audit.signing_key_ages() FROM PUBLIC;
+REVOKE ALL ON FUNCTION scopedb_audit.protection_facts(regclass) FROM PUBLIC;
 GRANT USAGE ON SCHEMA scopedb_audit TO scopedb_auditor;
 GRANT SELECT ON scopedb_audit.findings, scopedb_audit.data_tables, scopedb_audit.protected_tables,
     scopedb_audit.derived_relations,
-    scopedb_audit.app_roles, scopedb_audit.manifest TO scopedb_auditor;
+    scopedb_audit.app_roles, scopedb_audit.manifest, scopedb_audit.service_tables,
+    scopedb_audit.service_table_facts TO scopedb_auditor;
 GRANT EXECUTE ON FUNCTION scopedb_audit.check(), scopedb_audit.pgvector_too_old(text),
     scopedb_audit.installed_facts(), scopedb_audit.option_is_on(text[], text),
-    scopedb_audit.removal(text, text, text), scopedb_audit.manifest_digest() TO scopedb_auditor;
+    scopedb_audit.removal(text, text, text), scopedb_audit.manifest_digest(),
+    scopedb_audit.protection_facts(regclass), scopedb_audit.relation_named(text) TO scopedb_auditor;
 
 RESET ROLE;

@@ -98,3 +98,52 @@ def tenants(scopedb_db: Database) -> Tenants:
 @pytest.fixture
 def new_tenants(scopedb_db: Database) -> Callable[[], Tenants]:
     return lambda: make_tenants(scopedb_db)
+
+
+# A service's own table under the scope (issue 20): what tests of protect_table, its audit and its attacks share.
+
+TICKETS = "support.tickets"
+TICKETS_DDL = (
+    "CREATE SCHEMA IF NOT EXISTS support",
+    "CREATE TABLE support.tickets ("
+    " project_id bigint NOT NULL DEFAULT scopedb.scope_project_id() REFERENCES scopedb.projects (id) ON DELETE CASCADE,"
+    " id uuid NOT NULL DEFAULT gen_random_uuid(),"
+    " repository text, path text, title text NOT NULL, status text NOT NULL DEFAULT 'open',"
+    " PRIMARY KEY (project_id, id))",
+)
+
+
+@dataclass
+class ServiceTable:
+    """``support.tickets`` protected by project, resource (``repository``) and path, with three tickets per tenant."""
+
+    tenants: Tenants
+    table: str = TICKETS
+
+    def owner_rows(self, where: str = "true") -> list[tuple[Any, ...]]:
+        """(project_id, title) as the superuser sees them: the ground truth."""
+        with psycopg.connect(self.tenants.db.dsn) as conn:
+            return conn.execute(f"SELECT project_id, title FROM {self.table} WHERE {where} ORDER BY 2").fetchall()
+
+
+def make_service_table(tenants: Tenants, *, allow_delete: bool = False) -> ServiceTable:
+    with psycopg.connect(tenants.db.dsn, autocommit=True) as conn:
+        for statement in TICKETS_DDL:
+            conn.execute(statement.encode())
+    tenants.db.admin().protect_table(
+        TICKETS, resource_column="repository", path_column="path", allow_delete=allow_delete
+    )
+    for name, key in (("acme/api", "a1"), ("beta/web", "b1")):
+        with tenants.db.scoped(tenants.scope(name)) as s:
+            for n, (repository, path) in enumerate([(None, None), (tenants.resources[key].id, None),
+                                                    (tenants.resources[key].id, f"src/{key}/x.py")]):  # fmt: skip
+                s.execute(
+                    "INSERT INTO support.tickets (repository, path, title) VALUES (%s, %s, %s)",
+                    (repository, path, f"{name} ticket {n}"),
+                )
+    return ServiceTable(tenants)
+
+
+@pytest.fixture
+def service_table(tenants: Tenants) -> ServiceTable:
+    return make_service_table(tenants)

@@ -98,3 +98,19 @@ SELECT 'digest', 'scopedb_audit.manifest',
                                                      || m.fact, pg_catalog.chr(30)
                                                      ORDER BY m.kind COLLATE "C", m.object COLLATE "C"), ''))
   FROM scopedb_audit.manifest AS m;
+
+-- name: protect_table
+-- Protects a service's table with the scope (sql/04_protected_tables.sql); returns its qualified name. Runs as the
+-- login itself, not scopedb_owner: changing the table's policies needs its owner.
+SELECT scopedb.protect_table(%(table)s, %(project_column)s, %(resource_column)s, %(path_column)s, %(name_column)s,
+                             %(allow_delete)s)::text;
+
+-- name: unprotect_table
+-- The undo of protect_table: false when scopedb had no record of protecting the table.
+SELECT scopedb.unprotect_table(%(table)s);
+
+-- name: protected_tables
+-- The service tables protect_table has recorded, by name.
+SELECT relation, project_column, resource_column, path_column, name_column, allow_delete
+  FROM scopedb_audit.service_tables
+ ORDER BY relation;

@@ -29,7 +29,7 @@ from scopedb.admin import Finding
 from scopedb.logins import PrivilegedLoginError
 from scopedb.server import Server
 from scopedb.testing import ScopedbTestServer
-from tests.conftest import Tenants
+from tests.conftest import ServiceTable, Tenants
 
 NAME = uuid.uuid4().hex[:8]  # suffix of the roles and objects faults create (roles are cluster-wide)
 READS = "scope limits which fragments the app reads"
@@ -50,6 +50,15 @@ class Fault:
     needle: str
     undo: tuple[str, ...] = field(default=())
 
+
+# A service's own table, protected as a service's migration would protect it.
+SERVICE = (
+    "CREATE SCHEMA svc_{n}",
+    "CREATE TABLE svc_{n}.tickets (project_id bigint NOT NULL REFERENCES scopedb.projects (id), id int, title text,"
+    " PRIMARY KEY (project_id, id))",
+    "SELECT scopedb.protect_table('svc_{n}.tickets', 'project_id')",
+)
+TICKET_READS = "scope limits which tickets the app reads"
 
 FAULTS: list[Fault] = [
     # Policy predicates and roles: E002 sees only that a restrictive policy exists, E003 only a mention of the scope.
@@ -574,6 +583,131 @@ FAULTS: list[Fault] = [
         ("E025",),
         "scopedb_audit.manifest",
     ),
+    # A service's table protected with protect_table (issue 20): the audit holds it to what protect_table made.
+    Fault(
+        "protected table: FORCE dropped",
+        (*SERVICE, "ALTER TABLE svc_{n}.tickets NO FORCE ROW LEVEL SECURITY"),
+        ("E029",),
+        "svc_{n}.tickets table row security",
+    ),
+    Fault(
+        "protected table: read policy loosened",
+        (*SERVICE, f'ALTER POLICY "{TICKET_READS}" ON svc_{{n}}.tickets USING (true)'),
+        ("E029",),
+        f"svc_{{n}}.tickets policy {TICKET_READS}",
+    ),
+    Fault(
+        "protected table: insert policy dropped",
+        (*SERVICE, 'DROP POLICY "scope limits which tickets the app creates" ON svc_{n}.tickets'),
+        ("E029",),
+        "svc_{n}.tickets policy scope limits which tickets the app creates",
+    ),
+    Fault(
+        "protected table: a permissive policy added",
+        (*SERVICE, "CREATE POLICY open_{n} ON svc_{n}.tickets FOR SELECT TO scopedb_app USING (true)"),
+        ("E029",),
+        "svc_{n}.tickets policy open_{n}",
+    ),
+    Fault(
+        "protected table: TRUNCATE granted",
+        (*SERVICE, "GRANT TRUNCATE ON svc_{n}.tickets TO scopedb_app"),
+        ("E029", "E024"),
+        "svc_{n}.tickets",
+    ),
+    Fault(
+        "protected table: table-level UPDATE granted to PUBLIC (LOCK TABLE in any mode)",
+        (*SERVICE, "GRANT UPDATE ON svc_{n}.tickets TO PUBLIC"),
+        ("E029",),
+        "svc_{n}.tickets grant table",
+    ),
+    Fault(
+        "protected table: DELETE granted to a role the app belongs to",
+        (
+            *SERVICE,
+            "CREATE ROLE grp_{n} NOLOGIN",
+            "GRANT grp_{n} TO scopedb_app",
+            "GRANT DELETE ON svc_{n}.tickets TO grp_{n}",
+        ),
+        ("E029",),
+        "svc_{n}.tickets grant table",
+        undo=("DROP OWNED BY grp_{n}", "DROP ROLE grp_{n}"),
+    ),
+    Fault(
+        "protected table: a key unique across projects added",
+        (*SERVICE, "CREATE UNIQUE INDEX title_{n} ON svc_{n}.tickets (title)"),
+        ("E029",),
+        "svc_{n}.tickets index",
+    ),
+    Fault(
+        "protected table: a foreign key across projects added",
+        (
+            *SERVICE,
+            "CREATE TABLE svc_{n}.notes (project_id bigint NOT NULL, ticket_project bigint, ticket int,"
+            " PRIMARY KEY (project_id, ticket),"
+            " FOREIGN KEY (ticket_project, ticket) REFERENCES svc_{n}.tickets (project_id, id) ON DELETE CASCADE)",
+        ),
+        ("E029",),
+        "svc_{n}.tickets constraint",
+    ),
+    Fault("protected table dropped", (*SERVICE, "DROP TABLE svc_{n}.tickets"), ("W029",), "svc_{n}.tickets"),
+    Fault(
+        "a reachable table with hand-written policies",
+        (
+            "CREATE SCHEMA hand_{n}",
+            "CREATE TABLE hand_{n}.t (project_id bigint NOT NULL)",
+            "ALTER TABLE hand_{n}.t ENABLE ROW LEVEL SECURITY, FORCE ROW LEVEL SECURITY",
+            "CREATE POLICY mine ON hand_{n}.t TO scopedb_app USING (true)",
+            "GRANT USAGE ON SCHEMA hand_{n} TO scopedb_app",
+            "GRANT SELECT ON hand_{n}.t TO scopedb_app",
+        ),
+        ("W030",),
+        "hand_{n}.t",
+    ),
+    Fault(
+        "a column privilege on an open table",
+        (
+            "CREATE SCHEMA col_{n}",
+            "CREATE TABLE col_{n}.t AS SELECT project_id, content FROM scopedb.fragments",
+            "GRANT USAGE ON SCHEMA col_{n} TO scopedb_app",
+            "GRANT SELECT (content) ON col_{n}.t TO scopedb_app",
+        ),
+        ("E024",),
+        "col_{n}.t",
+    ),
+    Fault(
+        "TRUNCATE on a table whose row-level security is forced",
+        (
+            "CREATE SCHEMA trunc_{n}",
+            "CREATE TABLE trunc_{n}.t (project_id bigint NOT NULL)",
+            "ALTER TABLE trunc_{n}.t ENABLE ROW LEVEL SECURITY, FORCE ROW LEVEL SECURITY",
+            "GRANT USAGE ON SCHEMA trunc_{n} TO scopedb_app",
+            "GRANT TRUNCATE ON trunc_{n}.t TO scopedb_app",
+        ),
+        ("E024",),
+        "trunc_{n}.t",
+    ),
+    Fault(
+        "an owner-rights view over an open table",
+        (
+            "CREATE SCHEMA view_{n}",
+            "CREATE TABLE view_{n}.t (project_id bigint, secret text)",
+            "CREATE VIEW view_{n}.v AS SELECT * FROM view_{n}.t",
+            "GRANT USAGE ON SCHEMA view_{n} TO scopedb_app",
+            "GRANT SELECT ON view_{n}.v TO scopedb_app",
+        ),
+        ("E024",),
+        "view view_{n}.v",
+    ),
+    Fault(
+        "an owner-rights view over a protected service table",
+        (
+            *SERVICE,
+            "CREATE VIEW svc_{n}.all_tickets AS SELECT * FROM svc_{n}.tickets",
+            "GRANT SELECT ON svc_{n}.all_tickets TO scopedb_app",
+        ),
+        ("E007",),
+        "svc_{n}.all_tickets",
+    ),
 ]
 
 
@@ -735,3 +869,16 @@ def test_the_cli_run_by_an_auditor_exits_1_on_a_tampered_audit(scopedb_db: Datab
     assert tampered.returncode == 1
     assert "E025" in tampered.stdout
     assert "scopedb_audit.findings" in tampered.stdout
+
+
+def test_a_loosened_protected_table_policy_opens_b_s_tickets_and_the_audit_names_it(
+    service_table: ServiceTable,
+) -> None:
+    tenants = service_table.tenants
+    query = "SELECT count(*) FROM support.tickets WHERE project_id = %s"
+    with tenants.db.scoped(ResourceScope(project_names={"acme/api"})) as s:
+        assert s.execute(query, (tenants.b.id,)).scalar() == 0
+    _apply(tenants.db, (f'ALTER POLICY "{TICKET_READS}" ON support.tickets USING (true)',))
+    with tenants.db.scoped(ResourceScope(project_names={"acme/api"})) as s:
+        assert s.execute(query, (tenants.b.id,)).scalar() == 3
+    assert any(f.code == "E029" and TICKET_READS in f.object for f in tenants.db.admin().audit())

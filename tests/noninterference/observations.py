@@ -174,6 +174,25 @@ def _writes() -> dict[str, Callable[[ScopedSession], Value]]:
             ).rows
         ),
         "lock.tiers.b": lambda s: s.execute("SELECT scopedb.lock_project_tiers(id) FROM scopedb.projects").rows,
+        # The service's protected table: a new ticket, one with B's key, one named into B, and changes to all.
+        "tickets.insert": lambda s: (
+            s.execute("INSERT INTO support.tickets (id, title) VALUES ('new', 'new') RETURNING project_id, id").rows
+        ),
+        "tickets.insert_key_of_b": lambda s: (
+            s.execute("INSERT INTO support.tickets (id, title) VALUES ('bt1', 'same key as B') RETURNING id").rows
+        ),
+        "tickets.insert_into_b": lambda s: s.execute(
+            "INSERT INTO support.tickets (project_id, id, title) SELECT id, 'x', 'x' FROM scopedb.projects "
+            "WHERE name = %s",
+            (B,),
+        ),
+        "tickets.update_all": lambda s: s.execute("UPDATE support.tickets SET status = 'closed'").rowcount,
+        "tickets.upsert_b_key": lambda s: (
+            s.execute(
+                "INSERT INTO support.tickets (id, title) VALUES ('bt2', 'u') ON CONFLICT (project_id, id) "
+                "DO UPDATE SET title = 'u' RETURNING id"
+            ).rows
+        ),
     }
 
 
@@ -203,6 +222,7 @@ TABLES: dict[str, str] = {
     "graph_nodes": "SELECT project_id, id, resource_id, kind, label, path FROM scopedb.graph_nodes ORDER BY 1, 2",
     "graph_edges": "SELECT project_id, src, relation, dst, weight FROM scopedb.graph_edges ORDER BY 1, 2, 3, 4",
     "notes": "SELECT project_id, id, tags, sensitivity, retention_days, created_at FROM scopedb.notes ORDER BY 1, 2",
+    "service_tickets": "SELECT project_id, id, title, status FROM support.tickets ORDER BY 1, 2",
     "note_tombstones": "SELECT count(*) FROM scopedb.note_tombstones",
 }
 
@@ -213,6 +233,7 @@ def _sql_corpus() -> dict[str, tuple[str, tuple[Any, ...]]]:
     corpus |= {
         "count.fragments": ("SELECT count(*) FROM scopedb.fragments", ()),
         "count.where_b_key": ("SELECT count(*) FROM scopedb.fragments WHERE id = 'b7'", ()),
+        "count.tickets_where_b": ("SELECT count(*) FROM support.tickets WHERE title LIKE 'b%%'", ()),
         "count.where_b_path": ("SELECT count(*) FROM scopedb.fragments WHERE path LIKE 'lib/%%'", ()),
         "exists.b_node": ("SELECT EXISTS (SELECT FROM scopedb.graph_nodes WHERE id = 'bn3')", ()),
         "join.nodes_edges": (

@@ -92,6 +92,15 @@ def build(db: Database, b: BWorld) -> None:
         admin.create_project(project)
         for alias, rid in resources.items():
             admin.create_resource(project, alias=alias, resource_id=rid)
+    # A service's own table, protected with protect_table (issue 20): A's tickets are the same in every world.
+    with psycopg.connect(db.dsn, autocommit=True) as conn:
+        conn.execute("CREATE SCHEMA support")
+        conn.execute(
+            "CREATE TABLE support.tickets (project_id bigint NOT NULL DEFAULT scopedb.scope_project_id()"
+            " REFERENCES scopedb.projects (id) ON DELETE CASCADE, id text NOT NULL, title text NOT NULL,"
+            " status text NOT NULL DEFAULT 'open', PRIMARY KEY (project_id, id))"
+        )
+    admin.protect_table("support.tickets")
     if b.when in ("before", "around"):
         _write_b(db, b, part=0)
         if b.churn:  # what autovacuum would do: the space B freed is where A's rows now land
@@ -130,6 +139,7 @@ def _write_a(db: Database) -> None:
                   (s.project_ids[0], A_RESOURCES["repo"], A_RESOURCES["docs"]))  # fmt: skip
     _notes(db, A, 6, "a")
     _tier_rows(db, A, 8, "a")
+    _tickets(db, A, 5, "a")
 
 
 def _write_b(db: Database, b: BWorld, *, part: int) -> None:
@@ -165,8 +175,20 @@ def _write_b(db: Database, b: BWorld, *, part: int) -> None:
             s.execute("INSERT INTO scopedb.resource_links (project_id, parent_id, child_id) VALUES (%s, %s, %s)",
                       (s.project_ids[0], B_RESOURCES["repo"], B_RESOURCES["docs"]))  # fmt: skip
     if part == (0 if b.when == "before" else 1):
+        _tickets(db, B, b.notes, "a" if b.same_keys else "b")
         _notes(db, B, b.notes, "a" if b.same_keys else "b")
         _tier_rows(db, B, b.tiers, "a" if b.same_keys else "b")
+
+
+def _tickets(db: Database, project: str, count: int, prefix: str) -> None:
+    """Rows of the service's protected table, written as the app in the project's scope (its default project)."""
+    if not count:
+        return
+    with db.scoped(ResourceScope(project_names={project})) as s:
+        for n in range(count):
+            s.execute(
+                "INSERT INTO support.tickets (id, title) VALUES (%s, %s)", (f"{prefix}t{n}", f"{prefix} ticket {n}")
+            )
 
 
 def _notes(db: Database, project: str, count: int, prefix: str) -> None:

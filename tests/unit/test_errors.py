@@ -9,17 +9,18 @@ from scopedb import errors
 
 
 class FakeDiag:
-    def __init__(self, primary: str, constraint: str | None = None) -> None:
+    def __init__(self, primary: str, constraint: str | None = None, hint: str | None = None) -> None:
         self.message_primary = primary
         self.constraint_name = constraint
+        self.message_hint = hint
 
 
 class FakeError(psycopg.DatabaseError):
     """A driver error with a chosen SQLSTATE and diagnostics (psycopg errors cannot be built directly)."""
 
-    def __init__(self, sqlstate: str, primary: str, constraint: str | None = None) -> None:
+    def __init__(self, sqlstate: str, primary: str, constraint: str | None = None, hint: str | None = None) -> None:
         self._state = sqlstate
-        self._fake_diag = FakeDiag(primary, constraint)
+        self._fake_diag = FakeDiag(primary, constraint, hint)
         super().__init__(primary)
 
     @property
@@ -39,6 +40,8 @@ class FakeError(psycopg.DatabaseError):
         ("SD003", errors.ExpiredTokenError),
         ("SD004", errors.AudienceMismatchError),
         ("SD005", errors.UnknownProjectError),
+        ("SD007", errors.UnprotectableTableError),
+        ("SD008", errors.AmbiguousProjectError),
         ("42501", errors.PermissionDeniedError),
         ("23505", errors.UniqueViolationError),
         ("23503", errors.ForeignKeyViolationError),
@@ -48,6 +51,12 @@ class FakeError(psycopg.DatabaseError):
 )
 def test_sqlstates_map_to_typed_errors(state: str, expected: type[errors.ScopedbError]) -> None:
     assert type(errors.translate(FakeError(state, "x"))) is expected
+
+
+def test_an_unprotectable_table_names_the_fix_from_the_hint() -> None:
+    refused = errors.translate(FakeError("SD007", "cannot protect t: no column p", hint="ALTER TABLE t ADD ..."))
+    assert str(refused) == "cannot protect t: no column p (fix: ALTER TABLE t ADD ...)"
+    assert isinstance(refused, errors.InvalidArgumentError)
 
 
 def test_permission_errors_are_scope_violations() -> None:

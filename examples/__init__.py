@@ -1,0 +1,1 @@
+"""Worked examples of services built on scopedb (importable, so their tests can drive them)."""
