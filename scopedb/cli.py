@@ -92,6 +92,25 @@ def _parser() -> argparse.ArgumentParser:
     what.add_argument("--text", help="full-text query (websearch syntax)")
     what.add_argument("--similar", type=Path, help="a file whose nearest fragments to find")
     what.add_argument("--graph", help="a node id whose neighbourhood to show")
+    token = commands.add_parser(
+        "agent-token", parents=[common], help="issue an agent token: the scope an MCP client may use, signed"
+    )
+    token.add_argument("--project", action="append", required=True, help="project the agent may use (repeatable)")
+    token.add_argument("--path", action="append", default=[], help="path glob to narrow to (repeatable)")
+    token.add_argument("--agent", help="the agent's name (recorded as the actor of what it writes)")
+    token.add_argument("--ttl-minutes", type=int, default=60, help="lifetime of the token (default 60)")
+    mcp = commands.add_parser(
+        "mcp", parents=[common], help="serve scoped memory and search to agents over MCP (stdio, or --http)"
+    )
+    mcp.add_argument("--http", metavar="HOST:PORT", help="serve streamable HTTP at /mcp; each request's bearer "
+                     "agent token is its scope (default: stdio)")  # fmt: skip
+    grant = mcp.add_mutually_exclusive_group()
+    grant.add_argument("--token", help="stdio: the agent token whose scope every call runs in "
+                       "(default: $SCOPEDB_AGENT_TOKEN)")  # fmt: skip
+    grant.add_argument("--scope-file", help="stdio: a JSON file of the ResourceScope every call runs in")
+    mcp.add_argument("--embedder", help="module:attribute of the embedder for search_vector (default: hashing)")
+    mcp.add_argument("--allowed-host", action="append", default=[], help="HTTP: another Host to accept, as "
+                     "host:port or host:* (default: localhost only)")  # fmt: skip
     keys = commands.add_parser("keys", parents=[common], help="manage scope-signing keys")
     key_commands = keys.add_subparsers(dest="keys_command", required=True, metavar="ACTION")
     rotate = key_commands.add_parser(
@@ -187,6 +206,17 @@ def _dispatch(args: argparse.Namespace) -> int:
             expired, forgotten = db.admin().sweep_notes()
         print(f"scopedb: removed {expired} expired and {forgotten} forgotten note(s)")
         return 0
+    if args.command == "agent-token":
+        from scopedb.scope import ResourceScope
+
+        if args.ttl_minutes < 1:
+            raise ConfigurationError("--ttl-minutes must be at least 1")
+        scope = ResourceScope(project_names=set(args.project), include_paths=args.path)
+        with Database.open(args.dsn) as db:
+            print(db.agent_token(scope, agent=args.agent, ttl_seconds=args.ttl_minutes * 60))
+        return 0
+    if args.command == "mcp":
+        return _mcp(args)
     if args.command == "keys" and args.keys_command == "rotate":
         with Database.open(args.dsn) as db:
             key_id = db.admin().rotate_signing_key(grace=dt.timedelta(minutes=args.grace_minutes))
@@ -266,6 +296,38 @@ def _search(args: argparse.Namespace) -> int:
                     print(f"node  {node.id}  ({node.kind})")
                 for edge in result.edges:
                     print(f"edge  {edge.src} -{edge.relation}-> {edge.dst}")
+    return 0
+
+
+def _mcp(args: argparse.Namespace) -> int:
+    import os
+
+    import anyio
+
+    from scopedb.database import Database
+    from scopedb.embedders import load_embedder
+
+    try:
+        from scopedb import mcp_server
+    except ImportError:
+        raise ConfigurationError("scopedb mcp needs the mcp extra: pip install 'scopedb[mcp]'") from None
+    token = args.token or os.environ.get("SCOPEDB_AGENT_TOKEN")
+    if args.http and (token or args.scope_file):
+        raise ConfigurationError("over HTTP each request brings its own agent token: drop --token / --scope-file")
+    with Database.open(args.dsn) as db:
+        embedder = load_embedder(args.embedder, dim=db.embedding_dimension())
+        tools = mcp_server.ScopedTools(db, embedder=embedder)
+        if args.http:
+            import uvicorn
+
+            host, _, port = args.http.rpartition(":")
+            if not host or not port.isdigit():
+                raise ConfigurationError("--http takes HOST:PORT")
+            served = mcp_server.http_app(tools, allowed_hosts=args.allowed_host)
+            uvicorn.run(served.app, host=host, port=int(port), log_level="warning")
+            return 0
+        grant = mcp_server.stdio_grant(db, token=token, scope_file=args.scope_file)
+        anyio.run(mcp_server.serve_stdio, tools, grant)
     return 0
 
 

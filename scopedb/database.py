@@ -50,7 +50,7 @@ from scopedb.scope import ResourceScope
 from scopedb.scopestate import ScopeEntry, ScopeState
 from scopedb.server import APP_LOGIN_ROLE, Backend, Server, resolve_server
 from scopedb.session import ScopedSession
-from scopedb.tokens import SigningKey
+from scopedb.tokens import AgentGrant, SigningKey, agent_token_key_id, sign_agent_token, verify_agent_token
 
 T = TypeVar("T")
 _SAVEPOINT_ENTRY: tuple[LiteralString, ...] = ("SET LOCAL ROLE scopedb_app", "SAVEPOINT scopedb_entry")
@@ -173,6 +173,33 @@ class Database(Requests):
         """A signed token for ``scope``, valid for this database only."""
         self._pool()  # learns the audience (the database name) on first use
         return self.state.sign(scope, self._signing_key(), actor=actor, ttl_seconds=ttl_seconds)
+
+    def embedding_dimension(self) -> int:
+        """The width of ``fragments.embedding`` (read when the application login is first checked)."""
+        self._pool()
+        if self.state.embedding_dim is None:
+            raise ConfigurationError("the schema has no embedding column yet: run db.migrate()")
+        return self.state.embedding_dim
+
+    def agent_token(self, scope: ResourceScope, *, agent: str | None = None, ttl_seconds: int = 3600) -> str:
+        """A token an operator hands an agent (the MCP server's bearer token): ``scope``, for this database, for
+        ``ttl_seconds`` (see :func:`scopedb.tokens.sign_agent_token`)."""
+        self._pool()
+        assert self.state.audience is not None
+        key = self._signing_key()
+        return sign_agent_token(scope, key, audience=self.state.audience, ttl_seconds=ttl_seconds, agent=agent)
+
+    def verify_agent_token(self, token: object) -> AgentGrant:
+        """What an agent token grants, or the typed error saying why it grants nothing (malformed, signed with
+        another key, expired, for another database). A token signed with a key rotated in since this database read
+        its key is verified once more after reading the key again."""
+        key_id = agent_token_key_id(token)
+        self._pool()
+        assert self.state.audience is not None
+        key = self._signing_key()
+        if key.key_id != key_id and self.state.forget_key():
+            key = self._signing_key()
+        return verify_agent_token(token, key, audience=self.state.audience)
 
     def _signing_key(self) -> SigningKey:
         key = self.state.key

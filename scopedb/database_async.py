@@ -48,7 +48,7 @@ from scopedb.scope import ResourceScope
 from scopedb.scopestate import ScopeEntry, ScopeState
 from scopedb.server import APP_LOGIN_ROLE, Backend, Server, resolve_server
 from scopedb.session_async import AsyncScopedSession
-from scopedb.tokens import SigningKey
+from scopedb.tokens import AgentGrant, SigningKey, agent_token_key_id, sign_agent_token, verify_agent_token
 
 T = TypeVar("T")
 _SAVEPOINT_ENTRY: tuple[LiteralString, ...] = ("SET LOCAL ROLE scopedb_app", "SAVEPOINT scopedb_entry")
@@ -171,6 +171,33 @@ class AsyncDatabase(AsyncRequests):
         """A signed token for ``scope``, valid for this database only."""
         await self._pool()  # learns the audience (the database name) on first use
         return self.state.sign(scope, await self._signing_key(), actor=actor, ttl_seconds=ttl_seconds)
+
+    async def embedding_dimension(self) -> int:
+        """The width of ``fragments.embedding`` (read when the application login is first checked)."""
+        await self._pool()
+        if self.state.embedding_dim is None:
+            raise ConfigurationError("the schema has no embedding column yet: run db.migrate()")
+        return self.state.embedding_dim
+
+    async def agent_token(self, scope: ResourceScope, *, agent: str | None = None, ttl_seconds: int = 3600) -> str:
+        """A token an operator hands an agent (the MCP server's bearer token): ``scope``, for this database, for
+        ``ttl_seconds`` (see :func:`scopedb.tokens.sign_agent_token`)."""
+        await self._pool()
+        assert self.state.audience is not None
+        key = await self._signing_key()
+        return sign_agent_token(scope, key, audience=self.state.audience, ttl_seconds=ttl_seconds, agent=agent)
+
+    async def verify_agent_token(self, token: object) -> AgentGrant:
+        """What an agent token grants, or the typed error saying why it grants nothing (malformed, signed with
+        another key, expired, for another database). A token signed with a key rotated in since this database read
+        its key is verified once more after reading the key again."""
+        key_id = agent_token_key_id(token)
+        await self._pool()
+        assert self.state.audience is not None
+        key = await self._signing_key()
+        if key.key_id != key_id and self.state.forget_key():
+            key = await self._signing_key()
+        return verify_agent_token(token, key, audience=self.state.audience)
 
     async def _signing_key(self) -> SigningKey:
         key = self.state.key

@@ -117,3 +117,89 @@ def sign_scope(
     if ttl_seconds <= 0:
         raise ConfigurationError("a scope token needs a positive lifetime")
     return sign_claims(scope_claims(scope, audience=audience, ttl_seconds=ttl_seconds, actor=actor, now=now), key)
+
+
+# Agent tokens --------------------------------------------------------------------------------------------------
+#
+#     a1.<key_id>.<hex HMAC-SHA256 of "a1.<key_id>.<claims>">.<claims>
+#
+# What an operator hands an agent (the MCP server's bearer token, or its --scope-token): the scope itself, as the
+# ResourceScope's own JSON, with an audience (the database), an expiry and the agent's name. It is signed with the
+# database's signing key but under its own version prefix, which is part of the signed bytes: an agent token is
+# never a scope token the database would accept, nor the reverse. The MCP server verifies it in Python, before any
+# tool runs, and then enters its scope as any caller does (a scope token of its own, verified by the database).
+
+AGENT_TOKEN_VERSION = "a1"  # noqa: S105 a format version, not a secret
+
+
+@dataclass(frozen=True)
+class AgentGrant:
+    """What a verified agent token grants: a scope, until a time, to a named agent."""
+
+    scope: ResourceScope
+    agent: str | None
+    expires_at: float
+    key_id: str
+
+
+def sign_agent_token(
+    scope: ResourceScope,
+    key: SigningKey,
+    *,
+    audience: str,
+    ttl_seconds: int,
+    agent: str | None = None,
+    now: float | None = None,
+) -> str:
+    """An agent token for ``scope``, for the database ``audience``, expiring after ``ttl_seconds``."""
+    if isinstance(ttl_seconds, bool) or not isinstance(ttl_seconds, int) or ttl_seconds <= 0:
+        raise ConfigurationError("an agent token needs a positive lifetime in seconds")
+    issued = int(now if now is not None else time.time())
+    claims = {
+        "aud": audience,
+        "iat": issued,
+        "exp": issued + ttl_seconds,
+        "agent": agent,
+        "scope": scope.model_dump(mode="json"),
+    }
+    body = canonical_json(claims)
+    message = f"{AGENT_TOKEN_VERSION}.{key.key_id}.{body}".encode()
+    signature = hmac.new(key.secret, message, hashlib.sha256).hexdigest()
+    return f"{AGENT_TOKEN_VERSION}.{key.key_id}.{signature}.{body}"
+
+
+def agent_token_key_id(token: object) -> str:
+    """The key id an agent token names (MalformedTokenError when it is not one)."""
+    from scopedb.errors import MalformedTokenError
+
+    if not isinstance(token, str) or len(token) > 65_536:
+        raise MalformedTokenError("not an agent token")
+    parts = token.split(".", 3)
+    if len(parts) != 4 or parts[0] != AGENT_TOKEN_VERSION or not _KEY_ID.match(parts[1]):
+        raise MalformedTokenError("not an agent token")
+    return parts[1]
+
+
+def verify_agent_token(token: object, key: SigningKey, *, audience: str, now: float | None = None) -> AgentGrant:
+    """The grant of an agent token signed with ``key`` for ``audience``, or the typed error saying why not."""
+    from scopedb.errors import AudienceMismatchError, ExpiredTokenError, InvalidSignatureError, MalformedTokenError
+
+    key_id = agent_token_key_id(token)
+    assert isinstance(token, str)
+    _, _, signature, body = token.split(".", 3)
+    expected = hmac.new(key.secret, f"{AGENT_TOKEN_VERSION}.{key_id}.{body}".encode(), hashlib.sha256).hexdigest()
+    if key_id != key.key_id or not hmac.compare_digest(expected, signature):
+        raise InvalidSignatureError("the agent token's signature does not verify")
+    try:
+        claims = json.loads(body)
+        expires, aud, agent = claims["exp"], claims["aud"], claims.get("agent")
+        scope = ResourceScope.model_validate(claims["scope"])
+    except (ValueError, KeyError, TypeError) as exc:  # pydantic's ValidationError is a ValueError
+        raise MalformedTokenError("the agent token's claims are not a scope") from exc
+    if aud != audience:
+        raise AudienceMismatchError("the agent token is for another database")
+    if not isinstance(expires, int) or expires <= (now if now is not None else time.time()):
+        raise ExpiredTokenError("the agent token has expired")
+    if agent is not None and not isinstance(agent, str):
+        raise MalformedTokenError("the agent token's agent is not a name")
+    return AgentGrant(scope=scope, agent=agent, expires_at=float(expires), key_id=key_id)

@@ -141,7 +141,7 @@ BAD_TOKENS = {
     },
     "unsigned (alg none)": {
         "Authorization": "Bearer "
-        + jwt.encode({"sub": "x", "tenant": "beta/web", "aud": AUDIENCE}, None, algorithm="none")
+        + jwt.encode({"sub": "x", "tenant": "beta/web", "aud": AUDIENCE}, None, algorithm="none")  # type: ignore[arg-type]
     },
 }
 

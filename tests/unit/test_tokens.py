@@ -99,3 +99,60 @@ def test_key_from_environment(monkeypatch: pytest.MonkeyPatch) -> None:
 def test_non_positive_lifetime_is_refused() -> None:
     with pytest.raises(ConfigurationError):
         sign_scope(ResourceScope(project_names={"a"}), KEY, audience="db", ttl_seconds=0)
+
+
+# Agent tokens (issue 21): the scope an operator hands an agent ---------------------------------------------------
+
+AGENT_SCOPE = ResourceScope(project_names={"acme/api"}, include_paths={"src/**"}, temporal_scope="all")
+
+
+def test_an_agent_token_carries_its_scope_and_verifies() -> None:
+    from scopedb.tokens import sign_agent_token, verify_agent_token
+
+    token = sign_agent_token(AGENT_SCOPE, KEY, audience="db", ttl_seconds=60, agent="bot", now=1000)
+    assert token.startswith("a1.k1.")
+    grant = verify_agent_token(token, KEY, audience="db", now=1030)
+    assert (grant.scope, grant.agent, grant.expires_at, grant.key_id) == (AGENT_SCOPE, "bot", 1060.0, "k1")
+
+
+@pytest.mark.parametrize(
+    ("case", "error"),
+    [
+        ("tampered", "InvalidSignatureError"),
+        ("other key", "InvalidSignatureError"),
+        ("expired", "ExpiredTokenError"),
+        ("other database", "AudienceMismatchError"),
+        ("scope token", "MalformedTokenError"),
+        ("not a scope", "MalformedTokenError"),
+        ("not text", "MalformedTokenError"),
+    ],
+)
+def test_an_agent_token_that_does_not_hold_is_refused_typed(case: str, error: str) -> None:
+    from scopedb.tokens import canonical_json, sign_agent_token, verify_agent_token
+
+    token: object = sign_agent_token(AGENT_SCOPE, KEY, audience="db", ttl_seconds=60, now=1000)
+    assert isinstance(token, str)
+    version, key_id, signature, body = token.split(".", 3)
+    claims = json.loads(body)
+    key, audience, now = KEY, "db", 1030.0
+    if case == "tampered":
+        claims["scope"]["project_names"] = ["acme/api", "beta/web"]
+        token = ".".join([version, key_id, signature, canonical_json(claims)])
+    elif case == "other key":
+        key = SigningKey("k1", bytes(range(1, 33)))
+    elif case == "expired":
+        now = 1060.0
+    elif case == "other database":
+        audience = "elsewhere"
+    elif case == "scope token":  # a genuine scope token is not an agent token (its version is signed too)
+        token = sign_scope(AGENT_SCOPE, KEY, audience="db", ttl_seconds=60, now=1000)
+    elif case == "not a scope":
+        claims["scope"] = {"project_names": []}
+        body = canonical_json(claims)
+        signature = hmac.new(KEY.secret, f"a1.k1.{body}".encode(), hashlib.sha256).hexdigest()
+        token = ".".join([version, key_id, signature, body])
+    else:
+        token = 42
+    with pytest.raises(Exception) as refused:  # noqa: PT011 - the type is checked by name below
+        verify_agent_token(token, key, audience=audience, now=now)
+    assert type(refused.value).__name__ == error
