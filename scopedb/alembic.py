@@ -27,6 +27,7 @@ asks ``scopedb_audit.service_tables`` which tables are protected, so reflect the
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterable
 from typing import Any
 
@@ -161,8 +162,17 @@ def _unprotect(operations: Operations, operation: UnprotectTableOp) -> None:
 # Autogenerate ----------------------------------------------------------------------------------------------------
 
 
+_PLAIN = re.compile(r"^[a-z_][a-z0-9_$]*$")
+
+
+def _ident(name: str) -> str:
+    """An identifier as PostgreSQL prints it (regclass output): quoted unless plain lower case."""
+    return name if _PLAIN.match(name) else '"' + name.replace('"', '""') + '"'
+
+
 def _qualified(schema: str | None, name: str, default_schema: str | None) -> str:
-    return f"{schema or default_schema or 'public'}.{name}"
+    """schema.table as ``regclass`` prints it, which is how the database records protected tables."""
+    return f"{_ident(schema or default_schema or 'public')}.{_ident(name)}"
 
 
 def _recorded(autogen_context: AutogenContext) -> set[str] | None:
@@ -177,10 +187,6 @@ def _recorded(autogen_context: AutogenContext) -> set[str] | None:
         return None
 
 
-def _unquoted(relation: str) -> str:
-    return relation.replace('"', "")
-
-
 @comparators.dispatch_for("schema", priority=DispatchPriority.LAST)
 def _compare_protection(
     autogen_context: AutogenContext, upgrade_ops: UpgradeOps, schemas: Iterable[str | None]
@@ -193,7 +199,7 @@ def _compare_protection(
     recorded = _recorded(autogen_context)
     if recorded is None or autogen_context.metadata is None:
         return PriorityDispatchResult.CONTINUE
-    done = {_unquoted(r) for r in recorded}
+    done = set(recorded)
     default = autogen_context.dialect.default_schema_name if autogen_context.dialect else None
     marked: dict[str, Protection] = {}
     for table in autogen_context.sorted_tables:

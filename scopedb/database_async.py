@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import os
 import threading
+import time
 from collections.abc import AsyncIterator, Iterable
 from contextlib import asynccontextmanager
 from pathlib import Path
@@ -189,15 +190,14 @@ class AsyncDatabase(AsyncRequests):
 
     async def verify_agent_token(self, token: object) -> AgentGrant:
         """What an agent token grants, or the typed error saying why it grants nothing (malformed, signed with
-        another key, expired, for another database). A token signed with a key rotated in since this database read
-        its key is verified once more after reading the key again."""
-        key_id = agent_token_key_id(token)
+        another key, expired, for another database). Only the database's active key verifies agent tokens: it is
+        read again at most every 30 seconds (after a rotation, or a retirement), never on a caller's demand."""
+        agent_token_key_id(token)  # malformed tokens are refused before anything else happens
         await self._pool()
         assert self.state.audience is not None
-        key = await self._signing_key()
-        if key.key_id != key_id and self.state.forget_key():
-            key = await self._signing_key()
-        return verify_agent_token(token, key, audience=self.state.audience)
+        if self.state.agent_key_due(time.monotonic()) and self.state.forget_key():
+            await self._signing_key()  # the active key, at most every 30 s: a retired one stops verifying
+        return verify_agent_token(token, await self._signing_key(), audience=self.state.audience)
 
     async def _signing_key(self) -> SigningKey:
         key = self.state.key

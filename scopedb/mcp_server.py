@@ -128,7 +128,7 @@ class ScopedTools:
         self.db = db
         self.embedder = embedder
         self.definitions = tool_definitions()
-        self._validators = {t["name"]: jsonschema.Draft202012Validator(t["parameters"]) for t in self.definitions}
+        self._validators = {t["name"]: _Validator(t["parameters"]) for t in self.definitions}
 
     def call(self, grant: Grant, name: str, arguments: Mapping[str, Any] | None) -> str:
         """The result text of tool ``name`` for ``grant``; :class:`ToolRefused` or a scopedb error otherwise."""
@@ -138,6 +138,8 @@ class ScopedTools:
         if validator is None:
             raise ToolRefused(f"unknown tool {name!r}")
         args = dict(arguments or {})
+        if _holds_nul(args):
+            raise ToolRefused(f"{name}: arguments may not contain NUL characters")
         problem = next(iter(sorted(validator.iter_errors(args), key=lambda e: list(e.absolute_path))), None)
         if problem is not None:
             where = ".".join(str(p) for p in problem.absolute_path) or "arguments"
@@ -147,9 +149,21 @@ class ScopedTools:
         return getattr(self, name)(grant, args)  # type: ignore[no-any-return]
 
     def _memory(self, grant: Grant) -> MemoryTools:
-        projects = sorted(grant.scope.project_names)
-        if len(projects) != 1:
-            raise ToolRefused("the memory tools need a grant of exactly one project")
+        """Notes belong to a project, not to its resources, paths or versions: a grant narrowed by any of those
+        would read and forget notes of the whole project, so the memory tools need a grant of one whole project."""
+        scope = grant.scope
+        projects = sorted(scope.project_names)
+        narrowed = (
+            scope.narrows_resources
+            or scope.denied_resource_ids
+            or scope.include_paths
+            or scope.exclude_paths
+            or scope.include_names
+            or scope.exclude_names
+            or scope.temporal_scope != "current"
+        )
+        if len(projects) != 1 or narrowed:
+            raise ToolRefused("the memory tools need a grant of exactly one whole project (no narrowing)")
         return MemoryTools(NoteHost(self.db, repository_project=projects[0], session=grant.agent))
 
     def search_text(self, grant: Grant, args: dict[str, Any]) -> str:
@@ -183,6 +197,28 @@ class ScopedTools:
         if len(result.nodes) > len(nodes) or len(result.edges) > len(edges):
             lines.append("(truncated)")
         return "\n".join(lines)
+
+
+def _strict_integer(checker: Any, instance: object) -> bool:
+    """JSON Schema counts 10.0 as an integer; the tools take integers only (and never booleans)."""
+    return isinstance(instance, int) and not isinstance(instance, bool)
+
+
+#: Draft 2020-12, with "integer" meaning a JSON integer as written.
+_Validator = jsonschema.validators.extend(
+    jsonschema.Draft202012Validator,
+    type_checker=jsonschema.Draft202012Validator.TYPE_CHECKER.redefine("integer", _strict_integer),
+)
+
+
+def _holds_nul(value: object) -> bool:
+    if isinstance(value, str):
+        return "\x00" in value
+    if isinstance(value, dict):
+        return any(_holds_nul(k) or _holds_nul(v) for k, v in value.items())
+    if isinstance(value, list):
+        return any(_holds_nul(v) for v in value)
+    return False
 
 
 def _clip(text: str, limit: int = SNIPPET_CHARS) -> str:

@@ -46,6 +46,20 @@ class ScopeState:
         # A kept token is reused only while at least half its lifetime is left, so a transaction entered from one
         # has as long before its scope expires as the token lifetime's half (see scopedb.resolved).
         self.resolved = ResolvedScopes(margin_seconds=token_ttl_seconds / 2)
+        #: When agent tokens last had the key read again (monotonic seconds; see agent_key_due).
+        self._agent_key_read = float("-inf")
+
+    #: How often agent-token verification reads the active key again: bounds both how long a retired key keeps
+    #: verifying agent tokens and how often unauthenticated requests can make scopedb open an admin connection.
+    AGENT_KEY_RECHECK_SECONDS = 30.0
+
+    def agent_key_due(self, now: float) -> bool:
+        """Whether agent-token verification should read the active key again now (at most every 30 s)."""
+        with self._lock:
+            if self.fixed_key or now - self._agent_key_read < self.AGENT_KEY_RECHECK_SECONDS:
+                return False
+            self._agent_key_read = now
+            return True
 
     @property
     def key(self) -> SigningKey | None:

@@ -675,6 +675,17 @@ FAULTS: list[Fault] = [
         "col_{n}.t",
     ),
     Fault(
+        "a grant to the application login itself (it reads after RESET ROLE)",
+        (
+            "CREATE SCHEMA login_{n}",
+            "CREATE TABLE login_{n}.t (project_id bigint, secret text)",
+            "GRANT USAGE ON SCHEMA login_{n} TO {login}",
+            "GRANT SELECT ON login_{n}.t TO {login}",
+        ),
+        ("E024",),
+        "login_{n}.t",
+    ),
+    Fault(
         "TRUNCATE on a table whose row-level security is forced",
         (
             "CREATE SCHEMA trunc_{n}",
@@ -882,3 +893,20 @@ def test_a_loosened_protected_table_policy_opens_b_s_tickets_and_the_audit_names
     with tenants.db.scoped(ResourceScope(project_names={"acme/api"})) as s:
         assert s.execute(query, (tenants.b.id,)).scalar() == 3
     assert any(f.code == "E029" and TICKET_READS in f.object for f in tenants.db.admin().audit())
+
+
+def test_a_fix_the_audit_prints_is_one_statement_whatever_the_table_is_called(tenants: Tenants) -> None:
+    """A table named to smuggle SQL into the fix an administrator pastes: the fix quotes it as a literal."""
+    name = "x', 'project_id'); DROP SCHEMA hand_q CASCADE; --"
+    with psycopg.connect(tenants.db.dsn, autocommit=True) as conn:
+        conn.execute("CREATE SCHEMA hand_q")
+        conn.execute(sql.SQL("CREATE TABLE hand_q.{} (project_id bigint NOT NULL)").format(sql.Identifier(name)))
+        conn.execute(sql.SQL("ALTER TABLE hand_q.{} ENABLE ROW LEVEL SECURITY, FORCE ROW LEVEL SECURITY").format(
+            sql.Identifier(name)))  # fmt: skip
+        conn.execute("GRANT USAGE ON SCHEMA hand_q TO scopedb_app")
+        conn.execute(sql.SQL("GRANT SELECT ON hand_q.{} TO scopedb_app").format(sql.Identifier(name)))
+    (finding,) = [f for f in tenants.db.admin().audit() if f.code == "W030"]
+    with psycopg.connect(tenants.db.dsn, autocommit=True) as conn:
+        conn.execute(finding.fix.encode())  # as an administrator would
+        assert conn.execute("SELECT to_regnamespace('hand_q') IS NOT NULL").fetchone() == (True,)
+    assert [f for f in tenants.db.admin().audit() if f.code in ("W030", "E029", "E024")] == []

@@ -28,6 +28,7 @@ from mcp.client.streamable_http import streamable_http_client
 
 from scopedb import Database
 from scopedb.embedders import HashingEmbedder
+from scopedb.errors import InvalidSignatureError
 from scopedb.ingest import EdgeIn, NodeIn
 from scopedb.mcp_server import Grant, ScopedTools, build_server, http_app, tool_definitions
 from scopedb.notes.tools import LOWER_AUTHORITY_HEADER
@@ -226,6 +227,10 @@ OUT_OF_RANGE: list[tuple[str, dict[str, Any], str]] = [
     ("memory_forget", {"id": ""}, "id"),
     ("memory_forget", {"id": "x", "scope": "repository", "projects": ["beta/web"]}, "projects"),
     ("no_such_tool", {}, "unknown tool"),
+    ("search_text", {"query": "x", "limit": 10.0}, "limit"),
+    ("search_graph", {"start": "s", "depth": True}, "depth"),
+    ("search_graph", {"start": "a\x00b"}, "NUL"),
+    ("memory_store", {"content": "x", "tags": ["a\x00"]}, "NUL"),
 ]
 
 
@@ -248,6 +253,7 @@ def test_every_out_of_range_argument_is_a_one_line_typed_error(tenants: Tenants)
 
 def test_memory_tools_need_a_one_project_grant_and_an_expired_grant_refuses(tenants: Tenants) -> None:
     two = build_server(_tools(tenants.db), lambda ctx: Grant(tenants.scope("acme/api", "beta/web")))
+    narrowed = build_server(_tools(tenants.db), lambda ctx: Grant(tenants.scope("acme/api", include_paths={"docs/**"})))
     expired = build_server(_tools(tenants.db), lambda ctx: Grant(tenants.scope("acme/api"), expires_at=1.0))
 
     async def work() -> tuple[str, str, str]:
@@ -256,10 +262,13 @@ def test_memory_tools_need_a_one_project_grant_and_an_expired_grant_refuses(tena
             both = _text(await client.call_tool("search_text", {"query": "auth flow", "limit": 50}))
         async with Client(expired) as client:
             late = _text(await client.call_tool("search_text", {"query": "auth flow"}))
+        async with Client(narrowed) as client:  # notes are the whole project's: a narrowed grant reaches none
+            assert _text(await client.call_tool("memory_search", {})) == memory
+            assert _text(await client.call_tool("memory_forget", {"id": "mem-" + "0" * 32})) == memory
         return memory, both, late
 
     memory, both, late = _run(work)
-    assert memory == "ToolRefused: the memory tools need a grant of exactly one project"
+    assert memory == "ToolRefused: the memory tools need a grant of exactly one whole project (no narrowing)"
     assert "acme/api" in both
     assert "beta/web" in both
     assert late == "ToolRefused: the agent token has expired"
@@ -380,3 +389,20 @@ def test_the_cli_issues_tokens_and_serves_http(tenants: Tenants) -> None:
     assert "acme/api" in text
     assert "beta/web" not in text
     assert status == 401
+
+
+def test_a_retired_key_stops_verifying_agent_tokens(tenants: Tenants) -> None:
+    """The server's key is read again at most every 30 s (here: at once); a retired key then verifies nothing."""
+    db = tenants.db
+    token = db.agent_token(tenants.scope("acme/api"))
+    assert db.verify_agent_token(token).scope == tenants.scope("acme/api")
+    admin = db.admin()
+    old = admin.active_signing_key()
+    assert old is not None
+    admin.rotate_signing_key()
+    admin.retire_signing_key(old.key_id)
+    db.state.AGENT_KEY_RECHECK_SECONDS = 0.0
+    with pytest.raises(InvalidSignatureError):
+        db.verify_agent_token(token)
+    fresh = db.agent_token(tenants.scope("acme/api"))
+    assert db.verify_agent_token(fresh).scope == tenants.scope("acme/api")

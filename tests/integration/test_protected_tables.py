@@ -17,7 +17,7 @@ from scopedb.errors import (
     UnprotectableTableError,
 )
 from scopedb.testing import app_connection
-from tests.conftest import TICKETS, ServiceTable, Tenants, make_service_table
+from tests.conftest import TICKETS, TICKETS_DDL, ServiceTable, Tenants, make_service_table
 
 TITLES = "SELECT title FROM support.tickets ORDER BY title"
 
@@ -177,7 +177,7 @@ REFUSALS = [
         ("CREATE TABLE support.t (project_id bigint NOT NULL, id int PRIMARY KEY)",),
         "support.t",
         "project_id",
-        "does not include project_id",
+        "does not compare project_id by equality",
     ),
     (
         "a unique index unique across projects",
@@ -201,6 +201,61 @@ REFUSALS = [
         "joins rows of different projects",
     ),
     (
+        "a partitioned table",
+        (
+            "CREATE TABLE support.p (project_id bigint NOT NULL, id int, PRIMARY KEY (project_id, id))"
+            " PARTITION BY LIST (project_id)",
+        ),
+        "support.p",
+        "project_id",
+        "partitioned",
+    ),
+    (
+        "an inheritance child",
+        (
+            "CREATE TABLE support.parent (project_id bigint NOT NULL, id int, PRIMARY KEY (project_id, id))",
+            "CREATE TABLE support.t (PRIMARY KEY (project_id, id)) INHERITS (support.parent)",
+        ),
+        "support.t",
+        "project_id",
+        "inheritance",
+    ),
+    (
+        "a rule (it runs with the owner's rights)",
+        (
+            "CREATE TABLE support.t (project_id bigint NOT NULL, id int, title text, PRIMARY KEY (project_id, id))",
+            "CREATE RULE dedupe AS ON INSERT TO support.t WHERE EXISTS (SELECT FROM support.t AS o"
+            " WHERE o.title = NEW.title) DO INSTEAD NOTHING",
+        ),
+        "support.t",
+        "project_id",
+        "DROP RULE dedupe",
+    ),
+    (
+        "a policy of its own",
+        (
+            "CREATE TABLE support.t (project_id bigint NOT NULL, id int, PRIMARY KEY (project_id, id))",
+            "ALTER TABLE support.t ENABLE ROW LEVEL SECURITY, FORCE ROW LEVEL SECURITY",
+            "CREATE POLICY reporting_reads_all ON support.t FOR SELECT TO PUBLIC USING (true)",
+        ),
+        "support.t",
+        "project_id",
+        "DROP POLICY reporting_reads_all",
+    ),
+    (
+        "a grant to a role the app belongs to",
+        (
+            "CREATE TABLE support.t (project_id bigint NOT NULL, id int, PRIMARY KEY (project_id, id))",
+            "DO $$ BEGIN IF NOT EXISTS (SELECT FROM pg_roles WHERE rolname = 'support_readers') THEN"
+            " CREATE ROLE support_readers NOLOGIN; END IF; END $$",
+            "GRANT support_readers TO scopedb_app",
+            "GRANT SELECT ON support.t TO support_readers",
+        ),
+        "support.t",
+        "project_id",
+        "REVOKE ALL ON support.t FROM support_readers",
+    ),
+    (
         "a partition",
         (
             "CREATE TABLE support.p (project_id bigint NOT NULL, id int, PRIMARY KEY (project_id, id))"
@@ -209,7 +264,7 @@ REFUSALS = [
         ),
         "support.p1",
         "project_id",
-        "partition of support.p",
+        "a partition",
     ),
 ]
 
@@ -227,6 +282,11 @@ def test_a_table_that_cannot_be_protected_soundly_is_refused_with_the_fix(
     assert says in str(refused.value)
     assert "fix:" in str(refused.value) or case == "no such table"
     assert tenants.db.admin().protected_tables() == []
+    if "support_readers" in " ".join(ddl):  # roles are cluster-wide
+        with psycopg.connect(tenants.db.dsn, autocommit=True) as conn:
+            conn.execute("REVOKE support_readers FROM scopedb_app")
+            conn.execute("DROP OWNED BY support_readers")
+            conn.execute("DROP ROLE support_readers")
 
 
 def test_a_resource_column_that_is_not_text_is_refused(tenants: Tenants) -> None:
@@ -256,3 +316,25 @@ def test_control_without_the_read_policy_the_same_query_leaks(service_table: Ser
     assert len(_titles(tenants, tenants.scope("acme/api"))) == 6  # B's three tickets too
     findings = tenants.db.admin().audit()
     assert any(f.code == "E029" and "the app reads" in f.object for f in findings)
+
+
+def test_grants_to_public_are_revoked_and_the_login_reads_nothing_after_reset_role(tenants: Tenants) -> None:
+    """PUBLIC includes the application login, whose own rows no restrictive policy TO scopedb_app filters."""
+    with psycopg.connect(tenants.db.dsn, autocommit=True) as conn:
+        for statement in TICKETS_DDL:
+            conn.execute(statement.encode())
+        conn.execute("GRANT SELECT, UPDATE, DELETE ON support.tickets TO PUBLIC")
+        conn.execute("GRANT USAGE ON SCHEMA support TO PUBLIC")
+    tenants.db.admin().protect_table(TICKETS)
+    with tenants.db.scoped(tenants.scope("beta/web")) as s:
+        s.execute("INSERT INTO support.tickets (title) VALUES ('B confidential')")
+    with tenants.db.scoped(tenants.scope("acme/api")) as s:
+        s.execute("RESET ROLE")
+        with pytest.raises(PermissionDeniedError):
+            s.execute("SELECT title FROM support.tickets")
+    with app_connection(tenants.db) as conn, pytest.raises(psycopg.errors.InsufficientPrivilege):
+        conn.execute("DELETE FROM support.tickets")
+    with psycopg.connect(tenants.db.dsn) as conn:
+        acl = conn.execute("SELECT relacl::text FROM pg_class WHERE oid = 'support.tickets'::regclass").fetchone()
+    assert acl is not None
+    assert "=r" not in str(acl[0])  # no privilege left for PUBLIC (an entry without a grantee name)

@@ -92,7 +92,7 @@ def test_a_refused_table_rolls_the_migration_back(tenants: Tenants, owner_engine
         "                    sa.Column('id', sa.Integer, primary_key=True), schema='support')\n"
         "    op.protect_table('support.bad')\n"
     )
-    with pytest.raises(UnprotectableTableError, match="does not include project_id"):
+    with pytest.raises(UnprotectableTableError, match="does not compare project_id by equality"):
         _migrate(owner_engine, body)
     with psycopg.connect(tenants.db.dsn) as conn:
         assert conn.execute("SELECT to_regnamespace('support')").fetchone() == (None,)
@@ -138,3 +138,13 @@ def test_the_mixin_marks_the_table_and_leads_its_key_with_the_project() -> None:
     assert fk.target_fullname == "scopedb.projects.id"
     assert fk.ondelete == "CASCADE"
     assert scopedb.alembic.ProtectTableOp("x.y", sdb.Protection()).reverse().table == "x.y"
+
+
+def test_autogenerate_names_tables_as_the_database_records_them() -> None:
+    """Mixed-case names are quoted, as regclass prints them: "Svc"."Tickets" is not svc.tickets."""
+    from scopedb.alembic import _qualified
+
+    assert _qualified("support", "tickets", "public") == "support.tickets"
+    assert _qualified(None, "tickets", "public") == "public.tickets"
+    assert _qualified("Svc", "Tickets", "public") == '"Svc"."Tickets"'
+    assert _qualified("svc", 'we"ird', "public") == 'svc."we""ird"'

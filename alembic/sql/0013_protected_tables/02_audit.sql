@@ -6,8 +6,9 @@ SET ROLE scopedb_owner;
 
 -- The facts of a table that its protection depends on, as the audit compares them (E029) and protect_table records
 -- them: row-level security enabled and forced, and the owner (who can change both); every policy on the table,
--- with its command, kind, roles and expressions as PostgreSQL prints them; its unique and exclusion indexes and the
--- foreign keys from and to it (what protect_table judged); and the privileges (table, column, and
+-- with its command, kind, roles and expressions as PostgreSQL prints them; its unique and exclusion indexes, the
+-- foreign keys from and to it, its place in table inheritance, its rules and triggers (what protect_table judged);
+-- and the privileges (table, column, and
 -- on the sequences its columns own) that any role able to act as scopedb_app holds through a grant to itself, to a
 -- role it belongs to, or to PUBLIC. Catalog reads only; search_path is pinned, so expressions print qualified.
 CREATE FUNCTION scopedb_audit.protection_facts(rel regclass)
@@ -55,6 +56,19 @@ BEGIN ATOMIC
     SELECT 'index', i.indexrelid::pg_catalog.regclass::text, pg_catalog.pg_get_indexdef(i.indexrelid)
       FROM pg_catalog.pg_index AS i
      WHERE i.indrelid = rel AND (i.indisunique OR i.indisexclusion)
+    UNION ALL
+    SELECT 'inheritance', i.inhparent::pg_catalog.regclass::text || ' > ' || i.inhrelid::pg_catalog.regclass::text,
+           'parent and child'
+      FROM pg_catalog.pg_inherits AS i
+     WHERE rel IN (i.inhrelid, i.inhparent)
+    UNION ALL
+    SELECT 'rule', r.rulename, pg_catalog.pg_get_ruledef(r.oid)
+      FROM pg_catalog.pg_rewrite AS r
+     WHERE r.ev_class = rel
+    UNION ALL
+    SELECT 'trigger', t.tgname, pg_catalog.pg_get_triggerdef(t.oid)
+      FROM pg_catalog.pg_trigger AS t
+     WHERE t.tgrelid = rel AND NOT t.tgisinternal
     UNION ALL
     SELECT 'grant', 'table',
            COALESCE((SELECT pg_catalog.string_agg(DISTINCT a.privilege_type, ',' ORDER BY a.privilege_type)
@@ -417,17 +431,18 @@ AS $$
     -- privilege reaches every row as a table privilege does; TRUNCATE empties a table past every policy; a view it
     -- can read that runs with its owner's rights hands out whatever its owner reads (over a protected table: E007).
     SELECT 'error', 'E024', CASE WHEN c.relkind = 'v' THEN 'view ' ELSE 'table ' END || c.oid::regclass::text,
-           CASE WHEN c.relkind = 'v' THEN 'scopedb_app can read it, and it reads with its owner''s rights'
+           CASE WHEN c.relkind = 'v' THEN 'the application can read it, and it reads with its owner''s rights'
                 WHEN c.relrowsecurity AND c.relforcerowsecurity
-                    THEN 'scopedb_app may TRUNCATE it, which no row-level security policy filters'
-                ELSE 'scopedb_app can read or change it and row-level security is not enabled and forced' END,
+                    THEN 'the application may TRUNCATE it, which no row-level security policy filters'
+                ELSE 'the application (scopedb_app or its login) can read or change it and row-level security is '
+                     || 'not enabled and forced' END,
            CASE WHEN c.relkind = 'v'
                     THEN 'ALTER VIEW ' || c.oid::regclass::text || ' SET (security_invoker = true); or REVOKE ALL ON '
                          || c.oid::regclass::text || ' FROM scopedb_app, PUBLIC;'
                 WHEN c.relrowsecurity AND c.relforcerowsecurity
                     THEN 'REVOKE TRUNCATE ON ' || c.oid::regclass::text || ' FROM scopedb_app, PUBLIC;'
-                ELSE 'protect it (SELECT scopedb.protect_table(''' || c.oid::regclass::text
-                     || ''', ''project_id'');), or REVOKE ALL ON ' || c.oid::regclass::text || ' FROM scopedb_app, PUBLIC;'
+                ELSE pg_catalog.format('protect it (SELECT scopedb.protect_table(%L, %L);), or REVOKE ALL ON %s FROM '
+                                       'scopedb_app, PUBLIC;', c.oid::regclass::text, 'project_id', c.oid::regclass)
            END
       FROM pg_catalog.pg_class AS c
       JOIN pg_catalog.pg_namespace AS n ON n.oid = c.relnamespace
@@ -435,13 +450,15 @@ AS $$
        AND n.nspname NOT IN ('pg_catalog', 'information_schema', 'scopedb', 'scopedb_private', 'scopedb_audit',
                              'scopedb_parts')
        AND n.nspname NOT LIKE 'pg\_%'
-       AND pg_catalog.has_schema_privilege('scopedb_app', n.oid, 'USAGE')
-       AND (pg_catalog.has_table_privilege('scopedb_app', c.oid, 'SELECT, INSERT, UPDATE, DELETE, TRUNCATE')
-            OR pg_catalog.has_any_column_privilege('scopedb_app', c.oid, 'SELECT, INSERT, UPDATE'))
+       AND EXISTS (SELECT FROM scopedb_audit.app_roles AS r  -- scopedb_app, or its login after RESET ROLE
+                    WHERE pg_catalog.has_schema_privilege(r.oid, n.oid, 'USAGE')
+                      AND (pg_catalog.has_table_privilege(r.oid, c.oid, 'SELECT, INSERT, UPDATE, DELETE, TRUNCATE')
+                           OR pg_catalog.has_any_column_privilege(r.oid, c.oid, 'SELECT, INSERT, UPDATE')))
        AND CASE WHEN c.relkind = 'v'
                     THEN NOT scopedb_audit.option_is_on(c.reloptions, 'security_invoker')
                 ELSE NOT (c.relrowsecurity AND c.relforcerowsecurity)
-                     OR pg_catalog.has_table_privilege('scopedb_app', c.oid, 'TRUNCATE') END
+                     OR EXISTS (SELECT FROM scopedb_audit.app_roles AS r
+                                 WHERE pg_catalog.has_table_privilege(r.oid, c.oid, 'TRUNCATE')) END
        AND c.oid NOT IN (SELECT dr.relid FROM scopedb_audit.derived_relations AS dr)  -- views of them: E007, E023
     UNION ALL
     -- E029 a protected service table as protect_table left it: the live facts (scopedb_audit.protection_facts)
@@ -454,7 +471,7 @@ AS $$
                 ELSE 'differs from what protect_table made: now ' || d.live || '; made ' || d.recorded END,
            CASE WHEN d.kind = 'policy' AND d.recorded IS NULL
                     THEN 'DROP POLICY ' || pg_catalog.quote_ident(d.object) || ' ON ' || d.relation || ';'
-                ELSE pg_catalog.format('SELECT scopedb.protect_table(%L, %L, %L, %L, %L, %s);', st.relation,
+                ELSE pg_catalog.format('SELECT scopedb.protect_table(%L, %L, %L, %L, %L, %L);', st.relation,
                                        st.project_column, st.resource_column, st.path_column, st.name_column,
                                        st.allow_delete) END
       FROM (SELECT COALESCE(l.relation, r.relation) AS relation, COALESCE(l.kind, r.kind) AS kind,
@@ -483,7 +500,7 @@ AS $$
     SELECT 'warning', 'W030', 'table ' || c.oid::regclass::text,
            'scopedb_app can reach it; its row-level security is forced but its policies were not made by '
                || 'protect_table, so the audit cannot judge them',
-           'SELECT scopedb.protect_table(''' || c.oid::regclass::text || ''', ''project_id'');'
+           pg_catalog.format('SELECT scopedb.protect_table(%L, %L);', c.oid::regclass::text, 'project_id')
       FROM pg_catalog.pg_class AS c
       JOIN pg_catalog.pg_namespace AS n ON n.oid = c.relnamespace
      WHERE c.relkind IN ('r', 'p')
@@ -491,9 +508,10 @@ AS $$
                              'scopedb_parts')
        AND n.nspname NOT LIKE 'pg\_%'
        AND c.relrowsecurity AND c.relforcerowsecurity
-       AND pg_catalog.has_schema_privilege('scopedb_app', n.oid, 'USAGE')
-       AND (pg_catalog.has_table_privilege('scopedb_app', c.oid, 'SELECT, INSERT, UPDATE, DELETE, TRUNCATE')
-            OR pg_catalog.has_any_column_privilege('scopedb_app', c.oid, 'SELECT, INSERT, UPDATE'))
+       AND EXISTS (SELECT FROM scopedb_audit.app_roles AS r  -- scopedb_app, or its login after RESET ROLE
+                    WHERE pg_catalog.has_schema_privilege(r.oid, n.oid, 'USAGE')
+                      AND (pg_catalog.has_table_privilege(r.oid, c.oid, 'SELECT, INSERT, UPDATE, DELETE, TRUNCATE')
+                           OR pg_catalog.has_any_column_privilege(r.oid, c.oid, 'SELECT, INSERT, UPDATE')))
        AND c.oid NOT IN (SELECT scopedb_audit.relation_named(s.relation) FROM scopedb_audit.service_tables AS s
                           WHERE scopedb_audit.relation_named(s.relation) IS NOT NULL)
     UNION ALL
