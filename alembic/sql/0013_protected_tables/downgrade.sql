@@ -10,6 +10,25 @@ SELECT c.oid AS relid, c.relnamespace::regnamespace::text AS schema, c.relname
    AND c.relkind IN ('r', 'p');
 COMMENT ON VIEW scopedb_audit.protected_tables IS 'Tables of the data and private schemas (their rows must not leave).';
 
+CREATE OR REPLACE VIEW scopedb_audit.derived_relations WITH (security_barrier) AS
+WITH RECURSIVE derived (relid, source) AS (
+    SELECT r.ev_class, t.schema || '.' || t.relname
+      FROM pg_catalog.pg_rewrite AS r
+      JOIN pg_catalog.pg_depend AS d ON d.classid = 'pg_catalog.pg_rewrite'::pg_catalog.regclass AND d.objid = r.oid
+      JOIN scopedb_audit.protected_tables AS t ON t.relid = d.refobjid
+     WHERE r.ev_class <> t.relid
+    UNION
+    SELECT r.ev_class, v.source
+      FROM pg_catalog.pg_rewrite AS r
+      JOIN pg_catalog.pg_depend AS d ON d.classid = 'pg_catalog.pg_rewrite'::pg_catalog.regclass AND d.objid = r.oid
+      JOIN derived AS v ON v.relid = d.refobjid
+     WHERE r.ev_class <> v.relid
+)
+SELECT DISTINCT d.relid, c.relkind, d.source
+  FROM derived AS d
+  JOIN pg_catalog.pg_class AS c ON c.oid = d.relid
+ WHERE c.relkind IN ('v', 'm');
+
 CREATE OR REPLACE FUNCTION scopedb_audit.check()
 RETURNS TABLE (severity text, code text, object text, message text, fix text)
 LANGUAGE sql
