@@ -18,18 +18,22 @@
 --     resources (or patterns) sees none of its rows. Writes carry WITH CHECK;
 --   * privileges for scopedb_app: SELECT and INSERT on the table, UPDATE on its columns except the project column
 --     and the primary key (column grants do not allow LOCK TABLE; a key change would probe hidden rows through
---     foreign keys), USAGE on the sequences its columns own, DELETE only when asked (allow_delete: DELETE also
---     lets the holder LOCK the whole table, so one tenant could stall the others; docs/security.md), never
---     TRUNCATE, which no policy filters;
+--     foreign keys), USAGE on a serial column's sequence (an identity column needs none), DELETE only when asked
+--     (allow_delete: DELETE also lets the holder LOCK the whole table, so one tenant could stall the others;
+--     docs/security.md), never TRUNCATE, which no policy filters; and nothing for PUBLIC, which includes the
+--     application's login (it reads after RESET ROLE, where policies TO scopedb_app do not apply);
 --   * a record of what it made (scopedb_audit.service_tables and .service_table_facts): the audit compares the
---     live catalog with it, so a dropped FORCE, a loosened or missing policy, an extra policy or an extra
---     privilege is an error (E029).
+--     live catalog with it, so a dropped FORCE, a loosened, missing or added policy, an added key, rule, trigger or
+--     inheritance link, or an added privilege is an error (E029).
 -- It refuses a table it cannot protect soundly with SQLSTATE SD007 and a message naming the fix: no such table, a
--- view or partition, one of scopedb's own, no project column, a project column that is not bigint NOT NULL, a
--- unique or exclusion index without the project column (a key unique across projects answers "does another
--- tenant hold this value?" with a unique violation), a foreign key to or from another protected table that does not
--- pair the project columns (its checks and cascades would reach across tenants), a resource, path or name column
--- that is not text.
+-- view, one of scopedb's own; a partitioned table, a partition or an inheritance member (the policies of the table
+-- a query names govern the rows of the tables below it); a rule (it runs with the owner's rights); a policy it does
+-- not make; a privilege held by a role the application can act through, or an owner it can act as; no project
+-- column, or one that is not bigint NOT NULL; a unique index or exclusion constraint that does not compare the
+-- project column by equality (a key unique across projects answers "does another tenant hold this value?" with a
+-- unique violation); a foreign key to or from another protected table that does not pair the project columns (its
+-- checks and cascades would reach across tenants); a resource, path or name column that is not text. So what it
+-- records is what it made, and the audit's comparison means something.
 -- Idempotent: protecting again replaces its own policies and grants and re-records. It runs with the caller's
 -- rights: the caller must own the table (to change its policies) and be an admin, a member of scopedb_owner (to
 -- record it). The service's migration login is usually both.
