@@ -47,7 +47,10 @@ _PROTECT = sa.text(
     "SELECT scopedb.protect_table(:table, :project_column, :resource_column, :path_column, :name_column, :allow_delete)"
 )
 _UNPROTECT = sa.text("SELECT scopedb.unprotect_table(:table)")
-_RECORDED = sa.text("SELECT relation FROM scopedb_audit.service_tables")
+_RECORDED = sa.text(
+    "SELECT (pg_catalog.parse_ident(relation))[1], (pg_catalog.parse_ident(relation))[2]"
+    " FROM scopedb_audit.service_tables"
+)
 
 
 @Operations.register_operation("protect_table")
@@ -175,14 +178,15 @@ def _qualified(schema: str | None, name: str, default_schema: str | None) -> str
     return f"{_ident(schema or default_schema or 'public')}.{_ident(name)}"
 
 
-def _recorded(autogen_context: AutogenContext) -> set[str] | None:
-    """The relations the database records as protected (None when it cannot say: not PostgreSQL, no scopedb)."""
+def _recorded(autogen_context: AutogenContext) -> set[tuple[str, str]] | None:
+    """(schema, table) of every table the database records as protected (None when it cannot say: not
+    PostgreSQL, or no scopedb there)."""
     conn = autogen_context.connection
     if conn is None or autogen_context.dialect is None or autogen_context.dialect.name != "postgresql":
         return None
     try:
         with conn.begin_nested():  # a refused read must not abort the migration's transaction
-            return {str(row[0]) for row in conn.execute(_RECORDED)}
+            return {(str(row[0]), str(row[1])) for row in conn.execute(_RECORDED)}
     except sa.exc.DBAPIError:
         return None
 
@@ -199,12 +203,14 @@ def _compare_protection(
     recorded = _recorded(autogen_context)
     if recorded is None or autogen_context.metadata is None:
         return PriorityDispatchResult.CONTINUE
-    done = set(recorded)
+    compared = set(schemas)
     default = autogen_context.dialect.default_schema_name if autogen_context.dialect else None
+    done = {_qualified(schema, name, default) for schema, name in recorded}
     marked: dict[str, Protection] = {}
     for table in autogen_context.sorted_tables:
         protection = table.info.get(PROTECT_INFO_KEY)
-        if isinstance(protection, Protection):
+        in_scope = table.schema in compared or (table.schema == default and None in compared)
+        if isinstance(protection, Protection) and in_scope:
             marked[_qualified(table.schema, table.name, default)] = protection
     reordered: list[Any] = []
     pending: tuple[tuple[str | None, str], ProtectTableOp] | None = None
