@@ -138,8 +138,8 @@ class ScopedTools:
         if validator is None:
             raise ToolRefused(f"unknown tool {name!r}")
         args = dict(arguments or {})
-        if _holds_nul(args):
-            raise ToolRefused(f"{name}: arguments may not contain NUL characters")
+        if _bad_text(args):
+            raise ToolRefused(f"{name}: arguments may not contain NUL characters or invalid Unicode")
         problem = next(iter(sorted(validator.iter_errors(args), key=lambda e: list(e.absolute_path))), None)
         if problem is not None:
             where = ".".join(str(p) for p in problem.absolute_path) or "arguments"
@@ -211,13 +211,21 @@ _Validator = jsonschema.validators.extend(
 )
 
 
-def _holds_nul(value: object) -> bool:
+def _bad_text(value: object) -> bool:
+    """Whether any string in the arguments holds a NUL or is not valid Unicode (a lone surrogate): neither can
+    reach PostgreSQL, and the driver's error would cost the pooled connection."""
     if isinstance(value, str):
-        return "\x00" in value
+        if "\x00" in value:
+            return True
+        try:
+            value.encode("utf-8")
+        except UnicodeEncodeError:
+            return True
+        return False
     if isinstance(value, dict):
-        return any(_holds_nul(k) or _holds_nul(v) for k, v in value.items())
+        return any(_bad_text(k) or _bad_text(v) for k, v in value.items())
     if isinstance(value, list):
-        return any(_holds_nul(v) for v in value)
+        return any(_bad_text(v) for v in value)
     return False
 
 

@@ -28,7 +28,8 @@
 -- It refuses a table it cannot protect soundly with SQLSTATE SD007 and a message naming the fix: no such table, a
 -- view, one of scopedb's own; a partitioned table, a partition or an inheritance member (the policies of the table
 -- a query names govern the rows of the tables below it); a rule (it runs with the owner's rights); a policy it does
--- not make; a privilege held by a role the application can act through, or an owner it can act as; no project
+-- not make; a privilege held by a role the application can act through, or granted to it by a role other than the
+-- owner (the owner cannot revoke it), or an owner it can act as; no project
 -- column, or one that is not bigint NOT NULL; a unique index or exclusion constraint that does not compare the
 -- project column by equality (a key unique across projects answers "does another tenant hold this value?" with a
 -- unique violation); a foreign key to or from another protected table that does not pair the project columns (its
@@ -239,6 +240,28 @@ BEGIN
             MESSAGE = pg_catalog.format('cannot protect %s: role %I, which scopedb_app or its login belongs to, holds '
                                         'privileges on it', rel, bad),
             HINT = pg_catalog.format('REVOKE ALL ON %s FROM %I;', rel, bad);
+    END IF;
+    -- protect_table's own REVOKE removes only what the owner granted: a privilege another role granted (with a
+    -- grant option it holds) to the application or PUBLIC would survive it, so it is refused, naming the grantor.
+    SELECT pg_catalog.pg_get_userbyid(a.grantor) INTO bad
+      FROM (SELECT x.grantor, x.grantee FROM pg_catalog.aclexplode(cls.relacl) AS x
+            UNION
+            SELECT x.grantor, x.grantee FROM pg_catalog.pg_attribute AS att, pg_catalog.aclexplode(att.attacl) AS x
+             WHERE att.attrelid = rel AND att.attacl IS NOT NULL
+            UNION
+            SELECT x.grantor, x.grantee
+              FROM scopedb_private.owned_sequences(rel) AS q (seq)
+              JOIN pg_catalog.pg_class AS sc ON sc.oid = q.seq,
+                   pg_catalog.aclexplode(sc.relacl) AS x) AS a
+     WHERE a.grantor <> cls.relowner
+       AND (a.grantee IN (0, 'scopedb_app'::regrole)
+            OR EXISTS (SELECT FROM scopedb_audit.app_roles AS r WHERE pg_catalog.pg_has_role(r.oid, a.grantee, 'MEMBER')))
+     ORDER BY 1 LIMIT 1;
+    IF bad IS NOT NULL THEN
+        RAISE EXCEPTION USING ERRCODE = 'SD007',
+            MESSAGE = pg_catalog.format('cannot protect %s: role %I granted the application or PUBLIC privileges on '
+                                        'it (or its sequences) that only it can revoke', rel, bad),
+            HINT = pg_catalog.format('REVOKE GRANT OPTION FOR ALL ON %s FROM %I CASCADE;', rel, bad);
     END IF;
     IF EXISTS (SELECT FROM scopedb_audit.app_roles AS r WHERE pg_catalog.pg_has_role(r.oid, cls.relowner, 'MEMBER')) THEN
         RAISE EXCEPTION USING ERRCODE = 'SD007',

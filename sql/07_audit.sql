@@ -900,6 +900,8 @@ AS $$
                             THEN 'in scopedb_parts but not a partition of fragments or fragment_search'
                         WHEN c.relnamespace <> 'scopedb_parts'::regnamespace
                             THEN 'a partition of ' || i.inhparent::regclass::text || ' outside scopedb_parts'
+                        WHEN c.relkind <> 'r'  -- a partitioned partition would hold sub-partitions scopedb never judges
+                            THEN 'not an ordinary table (relkind ' || c.relkind::text || ')'
                         -- Compared as strings: a regular expression built from each partition's name would be
                         -- compiled once per partition (thousands), which dominated the audit's time.
                         WHEN pg_catalog.substring(c.relname, '_(\d+)$') IS NULL

@@ -509,6 +509,21 @@ FAULTS: list[Fault] = [
         "all_vectors_",
     ),
     Fault(
+        "a project's partition that is itself partitioned (its sub-partitions are never judged)",
+        (
+            PROJECT + "EXECUTE format('ALTER TABLE scopedb.fragments DETACH PARTITION scopedb_parts.fragments_%s', p);"
+            " EXECUTE format('DROP TABLE scopedb_parts.fragments_%s', p);"
+            " EXECUTE format('CREATE TABLE scopedb_parts.fragments_%s (LIKE scopedb.fragments INCLUDING DEFAULTS"
+            " INCLUDING CONSTRAINTS INCLUDING GENERATED) PARTITION BY LIST (project_id)', p);"
+            " EXECUTE format('ALTER TABLE scopedb_parts.fragments_%s ENABLE ROW LEVEL SECURITY,"
+            " FORCE ROW LEVEL SECURITY', p);"
+            " EXECUTE format('ALTER TABLE scopedb.fragments ATTACH PARTITION scopedb_parts.fragments_%s"
+            " FOR VALUES IN (%s)', p, p); END $$",
+        ),
+        ("E026",),
+        "scopedb_parts.fragments_",
+    ),
+    Fault(
         "a grant on a project's partition",
         (PROJECT + "EXECUTE format('GRANT SELECT ON scopedb_parts.fragments_%s TO scopedb_app', p); END $$",),
         ("E026",),

@@ -231,6 +231,8 @@ OUT_OF_RANGE: list[tuple[str, dict[str, Any], str]] = [
     ("search_graph", {"start": "s", "depth": True}, "depth"),
     ("search_graph", {"start": "a\x00b"}, "NUL"),
     ("memory_store", {"content": "x", "tags": ["a\x00"]}, "NUL"),
+    ("search_text", {"query": "a\ud800b"}, "invalid Unicode"),
+    ("memory_store", {"content": "a\udfffb"}, "invalid Unicode"),
 ]
 
 

@@ -256,6 +256,22 @@ REFUSALS = [
         "REVOKE ALL ON support.t FROM support_readers",
     ),
     (
+        "a privilege another role granted the app (the owner cannot revoke it)",
+        (
+            "CREATE TABLE support.t (project_id bigint NOT NULL, id int, PRIMARY KEY (project_id, id))",
+            "DO $$ BEGIN IF NOT EXISTS (SELECT FROM pg_roles WHERE rolname = 'support_grantor') THEN"
+            " CREATE ROLE support_grantor NOLOGIN; END IF; END $$",
+            "GRANT USAGE ON SCHEMA support TO support_grantor",
+            "GRANT ALL ON support.t TO support_grantor WITH GRANT OPTION",
+            "SET ROLE support_grantor",
+            "GRANT DELETE, MAINTAIN ON support.t TO scopedb_app",
+            "RESET ROLE",
+        ),
+        "support.t",
+        "project_id",
+        "REVOKE GRANT OPTION FOR ALL ON support.t FROM support_grantor CASCADE",
+    ),
+    (
         "a partition",
         (
             "CREATE TABLE support.p (project_id bigint NOT NULL, id int, PRIMARY KEY (project_id, id))"
@@ -282,11 +298,12 @@ def test_a_table_that_cannot_be_protected_soundly_is_refused_with_the_fix(
     assert says in str(refused.value)
     assert "fix:" in str(refused.value) or case == "no such table"
     assert tenants.db.admin().protected_tables() == []
-    if "support_readers" in " ".join(ddl):  # roles are cluster-wide
-        with psycopg.connect(tenants.db.dsn, autocommit=True) as conn:
-            conn.execute("REVOKE support_readers FROM scopedb_app")
-            conn.execute("DROP OWNED BY support_readers")
-            conn.execute("DROP ROLE support_readers")
+    for role in ("support_readers", "support_grantor"):  # roles are cluster-wide
+        if role in " ".join(ddl):
+            with psycopg.connect(tenants.db.dsn, autocommit=True) as conn:
+                conn.execute(f"REVOKE {role} FROM scopedb_app".encode())
+                conn.execute(f"DROP OWNED BY {role}".encode())
+                conn.execute(f"DROP ROLE {role}".encode())
 
 
 def test_a_resource_column_that_is_not_text_is_refused(tenants: Tenants) -> None:

@@ -203,6 +203,28 @@ BEGIN
                                         'privileges on it', rel, bad),
             HINT = pg_catalog.format('REVOKE ALL ON %s FROM %I;', rel, bad);
     END IF;
+    -- protect_table's own REVOKE removes only what the owner granted: a privilege another role granted (with a
+    -- grant option it holds) to the application or PUBLIC would survive it, so it is refused, naming the grantor.
+    SELECT pg_catalog.pg_get_userbyid(a.grantor) INTO bad
+      FROM (SELECT x.grantor, x.grantee FROM pg_catalog.aclexplode(cls.relacl) AS x
+            UNION
+            SELECT x.grantor, x.grantee FROM pg_catalog.pg_attribute AS att, pg_catalog.aclexplode(att.attacl) AS x
+             WHERE att.attrelid = rel AND att.attacl IS NOT NULL
+            UNION
+            SELECT x.grantor, x.grantee
+              FROM scopedb_private.owned_sequences(rel) AS q (seq)
+              JOIN pg_catalog.pg_class AS sc ON sc.oid = q.seq,
+                   pg_catalog.aclexplode(sc.relacl) AS x) AS a
+     WHERE a.grantor <> cls.relowner
+       AND (a.grantee IN (0, 'scopedb_app'::regrole)
+            OR EXISTS (SELECT FROM scopedb_audit.app_roles AS r WHERE pg_catalog.pg_has_role(r.oid, a.grantee, 'MEMBER')))
+     ORDER BY 1 LIMIT 1;
+    IF bad IS NOT NULL THEN
+        RAISE EXCEPTION USING ERRCODE = 'SD007',
+            MESSAGE = pg_catalog.format('cannot protect %s: role %I granted the application or PUBLIC privileges on '
+                                        'it (or its sequences) that only it can revoke', rel, bad),
+            HINT = pg_catalog.format('REVOKE GRANT OPTION FOR ALL ON %s FROM %I CASCADE;', rel, bad);
+    END IF;
     IF EXISTS (SELECT FROM scopedb_audit.app_roles AS r WHERE pg_catalog.pg_has_role(r.oid, cls.relowner, 'MEMBER')) THEN
         RAISE EXCEPTION USING ERRCODE = 'SD007',
             MESSAGE = pg_catalog.format('cannot protect %s: scopedb_app or its login can act as its owner %I', rel,
