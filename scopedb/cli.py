@@ -302,24 +302,23 @@ def _search(args: argparse.Namespace) -> int:
 def _mcp(args: argparse.Namespace) -> int:
     import os
 
-    import anyio
-
     from scopedb.database import Database
     from scopedb.embedders import load_embedder
 
     try:
+        import anyio
+        import uvicorn
+
         from scopedb import mcp_server
     except ImportError:
         raise ConfigurationError("scopedb mcp needs the mcp extra: pip install 'scopedb[mcp]'") from None
-    token = args.token or os.environ.get("SCOPEDB_AGENT_TOKEN")
-    if args.http and (token or args.scope_file):
+    if args.http and (args.token or args.scope_file):
         raise ConfigurationError("over HTTP each request brings its own agent token: drop --token / --scope-file")
+    token = args.token or os.environ.get("SCOPEDB_AGENT_TOKEN")
     with Database.open(args.dsn) as db:
         embedder = load_embedder(args.embedder, dim=db.embedding_dimension())
         tools = mcp_server.ScopedTools(db, embedder=embedder)
         if args.http:
-            import uvicorn
-
             host, _, port = args.http.rpartition(":")
             if not host or not port.isdigit():
                 raise ConfigurationError("--http takes HOST:PORT")
