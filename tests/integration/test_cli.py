@@ -141,3 +141,14 @@ def _up_and_stop(env: dict[str, str]) -> None:
     assert "new signing key" in keys.stdout
     proc.send_signal(signal.SIGINT)
     assert proc.wait(timeout=60) == 0
+
+
+def test_scopedb_mcp_without_its_extra_is_one_line() -> None:
+    """With the mcp package absent (blocked here), `scopedb mcp` names the extra to install; no traceback."""
+    program = (
+        "import sys; sys.modules['mcp'] = None; "  # `import mcp` now raises ImportError, as if not installed
+        "from scopedb.cli import main; raise SystemExit(main(['mcp']))"
+    )
+    done = subprocess.run([sys.executable, "-c", program], capture_output=True, text=True, timeout=120, check=False)
+    assert done.returncode == 2, done.stderr
+    assert done.stderr.strip() == "scopedb: scopedb mcp needs the mcp extra: pip install 'scopedb[mcp]'"
