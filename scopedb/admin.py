@@ -7,6 +7,7 @@ not hold such a login; they only need :meth:`scopedb.Database.scoped`.
 
 from __future__ import annotations
 
+import dataclasses
 import datetime as dt
 from collections.abc import Iterator
 from concurrent.futures import ThreadPoolExecutor
@@ -63,15 +64,30 @@ class StorageAction:
 
 
 @dataclass(frozen=True)
-class ProtectedTable:
-    """A service's table protected with :meth:`Admin.protect_table`, and the columns it is protected by."""
+class Protection:
+    """How a service's table is protected: the arguments of :meth:`Admin.protect_table` (also what
+    :class:`scopedb.sqlalchemy.ProjectScoped` records on a model's table for alembic's autogenerate)."""
 
-    relation: str
-    project_column: str
+    project_column: str = "project_id"
     resource_column: str | None = None
     path_column: str | None = None
     name_column: str | None = None
     allow_delete: bool = False
+
+    def params(self, table: str) -> dict[str, Any]:
+        """The parameters of the ``protect_table`` query (``sql/queries/admin.sql``) for ``table``."""
+        return {"table": table, **dataclasses.asdict(self)}
+
+    def of(self, relation: str) -> ProtectedTable:
+        """This protection, as the table ``relation`` has it."""
+        return ProtectedTable(relation=relation, **dataclasses.asdict(self))
+
+
+@dataclass(frozen=True, kw_only=True)
+class ProtectedTable(Protection):
+    """A service's table protected with :meth:`Admin.protect_table`, and the columns it is protected by."""
+
+    relation: str
 
 
 @dataclass(frozen=True)
@@ -303,18 +319,11 @@ class Admin:
         Runs as the admin login itself, not ``scopedb_owner``: the login must own the table (policies are its
         owner's to change) and be a member of ``scopedb_owner`` (to record it).
         """
-        params = {
-            "table": table,
-            "project_column": project_column,
-            "resource_column": resource_column,
-            "path_column": path_column,
-            "name_column": name_column,
-            "allow_delete": allow_delete,
-        }
+        protection = Protection(project_column, resource_column, path_column, name_column, allow_delete)
         with self.login_transaction() as conn:
-            row = conn.execute(sqlfiles.query("admin", "protect_table"), params).fetchone()
+            row = conn.execute(sqlfiles.query("admin", "protect_table"), protection.params(table)).fetchone()
         assert row is not None
-        return ProtectedTable(str(row[0]), project_column, resource_column, path_column, name_column, allow_delete)
+        return protection.of(str(row[0]))
 
     def unprotect_table(self, table: str) -> bool:
         """Undo :meth:`protect_table`: its policies, the row-level security flags, every privilege of
@@ -327,7 +336,7 @@ class Admin:
         """The service tables protected with :meth:`protect_table`, by name."""
         with self.transaction() as conn:
             rows = conn.execute(sqlfiles.query("admin", "protected_tables")).fetchall()
-        return [ProtectedTable(*row) for row in rows]
+        return [Protection(*row[1:]).of(row[0]) for row in rows]
 
     # Tiers and notes --------------------------------------------------------------------------------------------
 

@@ -27,6 +27,7 @@ asks ``scopedb_audit.service_tables`` which tables are protected, so reflect the
 
 from __future__ import annotations
 
+import dataclasses
 import re
 from collections.abc import Iterable
 from typing import Any
@@ -38,19 +39,17 @@ from alembic.operations import MigrateOperation, Operations
 from alembic.operations.ops import CreateTableOp, ModifyTableOps, UpgradeOps
 from alembic.util import DispatchPriority, PriorityDispatchResult
 
+from scopedb import sqlfiles
+from scopedb.admin import Protection
 from scopedb.errors import translate
-from scopedb.sqlalchemy import PROTECT_INFO_KEY, Protection
+from scopedb.sqlalchemy import PROTECT_INFO_KEY
 
 __all__ = ["ProtectTableOp", "UnprotectTableOp", "protect_table", "unprotect_table"]
 
-_PROTECT = sa.text(
-    "SELECT scopedb.protect_table(:table, :project_column, :resource_column, :path_column, :name_column, :allow_delete)"
-)
-_UNPROTECT = sa.text("SELECT scopedb.unprotect_table(:table)")
-_RECORDED = sa.text(
-    "SELECT (pg_catalog.parse_ident(relation))[1], (pg_catalog.parse_ident(relation))[2]"
-    " FROM scopedb_audit.service_tables"
-)
+# The statements Admin runs too (sql/queries/admin.sql), with SQLAlchemy's binds so that alembic can also print them.
+_PROTECT = sa.text(sqlfiles.text_query("admin", "protect_table"))
+_UNPROTECT = sa.text(sqlfiles.text_query("admin", "unprotect_table"))
+_RECORDED = sa.text(sqlfiles.text_query("admin", "protected_table_names"))
 
 
 @Operations.register_operation("protect_table")
@@ -145,16 +144,7 @@ def _execute(operations: Operations, statement: sa.TextClause, params: dict[str,
 
 @Operations.implementation_for(ProtectTableOp)
 def _protect(operations: Operations, operation: ProtectTableOp) -> None:
-    p = operation.protection
-    params = {
-        "table": operation.table,
-        "project_column": p.project_column,
-        "resource_column": p.resource_column,
-        "path_column": p.path_column,
-        "name_column": p.name_column,
-        "allow_delete": p.allow_delete,
-    }
-    _execute(operations, _PROTECT, params)
+    _execute(operations, _PROTECT, operation.protection.params(operation.table))
 
 
 @Operations.implementation_for(UnprotectTableOp)
@@ -238,11 +228,12 @@ def _compare_protection(
 
 
 def _arguments(protection: Protection) -> str:
+    """The keyword arguments of the rendered call: the project column always, the others when not the default."""
     defaults = Protection()
     parts = [
-        f"{field}={getattr(protection, field)!r}"
-        for field in ("project_column", "resource_column", "path_column", "name_column", "allow_delete")
-        if getattr(protection, field) != getattr(defaults, field) or field == "project_column"
+        f"{f.name}={getattr(protection, f.name)!r}"
+        for f in dataclasses.fields(protection)
+        if getattr(protection, f.name) != getattr(defaults, f.name) or f.name == "project_column"
     ]
     return ", ".join(parts)
 

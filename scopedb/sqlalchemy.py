@@ -38,7 +38,6 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 from contextlib import contextmanager
-from dataclasses import dataclass
 from typing import Any, ClassVar
 
 import psycopg
@@ -48,6 +47,7 @@ from sqlalchemy import orm
 from sqlalchemy.dialects import postgresql as pg
 from sqlalchemy.engine.interfaces import ExceptionContext
 
+from scopedb.admin import Protection
 from scopedb.database import Database
 from scopedb.errors import ConfigurationError, translate
 from scopedb.lifecycle import end_cleanup, refuse_stored_settings
@@ -200,17 +200,6 @@ note_tombstones = sa.Table(
 
 #: Where a table's :class:`Protection` is kept (``Table.info``); :mod:`scopedb.alembic`'s autogenerate reads it.
 PROTECT_INFO_KEY = "scopedb.protect"
-
-
-@dataclass(frozen=True)
-class Protection:
-    """How a service's table is protected: the arguments of :meth:`scopedb.Admin.protect_table`."""
-
-    project_column: str = "project_id"
-    resource_column: str | None = None
-    path_column: str | None = None
-    name_column: str | None = None
-    allow_delete: bool = False
 
 
 def mark_protected(table: sa.Table, protection: Protection | None = None) -> sa.Table:

@@ -67,6 +67,18 @@ def _query_file(concern: str) -> dict[str, LiteralString]:
     return queries
 
 
+_PYFORMAT = re.compile(r"%\(([a-z_][a-z0-9_]*)\)s")
+
+
+def text_query(concern: str, name: str) -> str:
+    """The named query with SQLAlchemy's ``:name`` binds for psycopg's ``%(name)s``: for SQL that runs through
+    SQLAlchemy (scopedb.alembic's operations, which alembic may also render offline as a script)."""
+    text = query(concern, name)
+    if "%" in _PYFORMAT.sub("", text):
+        raise ConfigurationError(f"query {name!r} holds a % that SQLAlchemy would read differently")
+    return _PYFORMAT.sub(r":\1", text)
+
+
 def query(concern: str, name: str) -> LiteralString:
     """The named query ``name`` from ``sql/queries/<concern>.sql``."""
     try:

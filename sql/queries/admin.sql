@@ -109,6 +109,11 @@ SELECT scopedb.protect_table(%(table)s, %(project_column)s, %(resource_column)s,
 -- The undo of protect_table: false when scopedb had no record of protecting the table.
 SELECT scopedb.unprotect_table(%(table)s);
 
+-- name: protected_table_names
+-- (schema, table) of each recorded service table, unquoted: what scopedb.alembic's autogenerate compares models with.
+SELECT (pg_catalog.parse_ident(relation))[1], (pg_catalog.parse_ident(relation))[2]
+  FROM scopedb_audit.service_tables;
+
 -- name: protected_tables
 -- The service tables protect_table has recorded, by name.
 SELECT relation, project_column, resource_column, path_column, name_column, allow_delete

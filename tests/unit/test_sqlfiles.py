@@ -36,3 +36,11 @@ def test_named_queries_load_and_unknown_names_fail_clearly() -> None:
     assert "INSERT INTO scopedb.projects" in sqlfiles.query("admin", "create_project")
     with pytest.raises(ConfigurationError):
         sqlfiles.query("admin", "no_such_query")
+
+
+def test_a_named_query_for_sqlalchemy_has_named_binds() -> None:
+    text = sqlfiles.text_query("admin", "protect_table")
+    assert ":table" in text
+    assert ":allow_delete" in text
+    assert "%(" not in text
+    assert "::text" in text  # casts stay casts
