@@ -22,6 +22,7 @@ import psycopg
 
 from bench.corpus import Corpus, plan
 from scopedb import Database, Fragment, ResourceScope
+from scopedb.admin import STORAGE_THRESHOLD
 from scopedb.server import start_embedded
 
 
@@ -90,7 +91,9 @@ def loaded(
             db.migrate(embedding_dim=corpus.dim)
             admin = db.admin()
             for project, count in corpus.project_sizes.items():
-                admin.create_project(project)
+                # A service that knows a tenant will be large gives it its own partitions before loading it, so
+                # its rows are never moved out of the shared ones (the maintenance step would do it afterwards).
+                admin.create_project(project, own_storage=count >= STORAGE_THRESHOLD)
                 corpus.resources[project] = [
                     admin.create_resource(project, alias=f"r{r}").id for r in range(max(1, min(20, count // 2_000)))
                 ]

@@ -85,9 +85,16 @@ def tables(result: dict[str, Any]) -> str:
                 for label, p in c["planning_p50_ms"].items()
             ],
             "",
-            f"create_project p50 {c['create_project_p50_ms']:.1f} ms; audit {c['audit_p50_s']:.2f} s "
+            f"create_project p50 {c['create_project_p50_ms']:.1f} ms; "
+            + (
+                f"moving a {c['move_project_rows']:,}-row project out of the shared partitions "
+                f"{c['move_project_ms']:.0f} ms; "
+                if "move_project_ms" in c
+                else ""
+            )
+            + f"audit {c['audit_p50_s']:.2f} s "
             f"({c['audit_errors']} errors); catalog: {c['catalog_relations']:,} relations "
-            f"({c['catalog_partition_relations']:,} per-project partitions), "
+            f"({c['catalog_partition_relations']:,} in scopedb_parts: partitions, their indexes and TOAST tables), "
             f"{c['catalog_bytes'] / 2**20:.0f} MiB in pg_catalog",
             "",
         ]

@@ -22,6 +22,7 @@ from psycopg import sql
 from bench.corpus import scope_for_fraction
 from bench.harness import Bench, interleaved
 from scopedb import Fragment, sqlfiles
+from scopedb.admin import STORAGE_THRESHOLD
 from scopedb.entry import enter_token
 from scopedb.retrieval import VectorStrategy
 from scopedb.session import ScopedSession
@@ -154,12 +155,12 @@ def exact_scan(bench: Bench, repeat: int) -> dict[str, Any]:
 _NEAREST_PLANNED = """
 SELECT u.* FROM (
     (SELECT f.project_id, f.id, (f.embedding <=> %(q)s::vector) AS distance FROM scopedb.fragments AS f
-      WHERE f.project_id = ANY (%(indexed)s) AND f.embedding IS NOT NULL ORDER BY f.embedding <=> %(q)s::vector
-      LIMIT 10)
+      WHERE f.project_id = ANY (%(indexed)s) AND cardinality(%(indexed)s::bigint[]) > 0 AND f.embedding IS NOT NULL
+      ORDER BY f.embedding <=> %(q)s::vector LIMIT 10)
     UNION ALL
     (SELECT f.project_id, f.id, (f.embedding <=> %(q)s::vector) AS distance FROM scopedb.fragments AS f
-      WHERE f.project_id = ANY (%(scanned)s) AND f.embedding IS NOT NULL ORDER BY f.embedding <=> %(q)s::vector
-      LIMIT 10)) AS u
+      WHERE f.project_id = ANY (%(scanned)s) AND cardinality(%(scanned)s::bigint[]) > 0 AND f.embedding IS NOT NULL
+      ORDER BY f.embedding <=> %(q)s::vector LIMIT 10)) AS u
  ORDER BY u.distance LIMIT 10"""
 # The statement scopedb.text_candidates runs as the owner, likewise.
 _TEXT_PLANNED = """
@@ -179,7 +180,11 @@ def scale(bench: Bench, repeat: int) -> dict[str, Any]:
     """What many projects cost: planning time of scopedb's text, vector and graph statements for a one-project and a
     ten-project scope, creating a project, the audit, and the size of the catalog."""
     largest = max(bench.corpus.projects, key=lambda p: bench.corpus.project_sizes[p])
-    scopes = {"1 project": [largest], "10 projects": bench.corpus.projects[:10]}
+    scopes = {
+        "1 project": [largest],
+        "10 projects": bench.corpus.projects[:10],  # the largest ten: each has partitions of its own
+        "10 small projects": bench.corpus.projects[-10:],  # the smallest ten: all in the shared partitions
+    }
     planning: dict[str, dict[str, float]] = {}
     walk = sqlfiles.query("retrieval", "graph_walk")
     indexed = {int(r[0]) for r in bench.owner.execute(
@@ -195,9 +200,8 @@ def scale(bench: Bench, repeat: int) -> dict[str, Any]:
             s.execute("SET LOCAL enable_sort = off")
             split = {
                 "q": q,
-                # As nearest_fragments does: an empty list becomes [0], which prunes every partition.
-                "indexed": [i for i in ids if i in indexed] or [0],
-                "scanned": [i for i in ids if i not in indexed] or [0],
+                "indexed": [i for i in ids if i in indexed],
+                "scanned": [i for i in ids if i not in indexed],
             }
             for _ in range(repeat):
                 times["vector"].append(_planning_ms(s.execute("EXPLAIN (SUMMARY ON) " + _NEAREST_PLANNED, split).rows))
@@ -219,6 +223,18 @@ def scale(bench: Bench, repeat: int) -> dict[str, Any]:
         started = time.perf_counter()
         admin.create_project(f"scale-extra-{i}")
         created.append((time.perf_counter() - started) * 1000)
+    # A project that reaches the threshold in the shared partitions: the maintenance step's move of its rows into
+    # partitions of its own (the small projects' writes wait for it).
+    grown = admin.create_project("scale-grown")
+    rng = random.Random(7)
+    with bench.db.scoped(bench.scope(["scale-grown"])) as s:
+        s.ingest_fragments(Fragment(project="scale-grown", id=f"g{i}", content=f"grown {i}",
+                                    embedding=[rng.random() for _ in range(bench.corpus.dim)])
+                           for i in range(STORAGE_THRESHOLD))  # fmt: skip
+    with admin.transaction() as conn:
+        started = time.perf_counter()
+        conn.execute(sqlfiles.query("admin", "create_project_storage"), {"project_id": grown.id})
+        move_ms = (time.perf_counter() - started) * 1000
     audits = []
     for _ in range(3):
         started = time.perf_counter()
@@ -236,6 +252,8 @@ def scale(bench: Bench, repeat: int) -> dict[str, Any]:
         "planning_bar_ms": 1.0,
         "create_project_p50_ms": statistics.median(created),
         "create_project_bar_ms": 50,
+        "move_project_rows": STORAGE_THRESHOLD,
+        "move_project_ms": move_ms,
         "audit_p50_s": statistics.median(audits),
         "audit_bar_s": 2.0,
         "audit_errors": sum(1 for f in findings if f.severity == "error"),

@@ -137,10 +137,20 @@ class Admin:
 
     # Projects -------------------------------------------------------------------------------------------------
 
-    def create_project(self, name: str) -> Project:
-        """Create a project named ``name``."""
-        row = self._one("create_project", {"name": name})
-        assert row is not None
+    def create_project(self, name: str, *, own_storage: bool = False) -> Project:
+        """Create a project named ``name``.
+
+        A new project is one row: its fragments go to the partitions the small projects share, which have no
+        search index, and :meth:`maintain_storage` gives it partitions of its own (and their indexes) once it
+        reaches the threshold. ``own_storage=True`` gives it them now, for a project known to be large before it
+        is loaded: its rows then never have to be moved. That attaches two partitions, which costs more as the
+        number of partitioned projects grows (docs/scaling.md).
+        """
+        with self.transaction() as conn:
+            row = conn.execute(sqlfiles.query("admin", "create_project"), {"name": name}).fetchone()
+            assert row is not None
+            if own_storage:
+                conn.execute(sqlfiles.query("admin", "create_project_storage"), {"project_id": row[0]})
         return Project(id=row[0], name=name)
 
     def project(self, name: str) -> Project | None:
@@ -170,7 +180,7 @@ class Admin:
     # Per-project storage ----------------------------------------------------------------------------------------
 
     def storage_plan(self, threshold: int | None = STORAGE_THRESHOLD, *, online: bool = True) -> list[StorageAction]:
-        """What :meth:`maintain_storage` would do now (``threshold=None``: create and drop only, build nothing).
+        """What :meth:`maintain_storage` would do now (``threshold=None``: drop, and complete half-made storage).
 
         Planned a batch of projects per transaction: counting a project's rows locks its partitions until the
         transaction ends, and one transaction over thousands of projects runs out of lock slots.
@@ -197,9 +207,11 @@ class Admin:
     ) -> list[StorageAction]:
         """Bring per-project storage up to date; returns what was done, in order.
 
-        A project whose fragments reach ``threshold`` rows gets an HNSW index on its partition, and on its
-        full-text partition a GIN index; partitions of deleted projects are detached concurrently and dropped; a
-        project without partitions gets them. Run it after a bulk load and periodically (``scopedb storage``).
+        A project whose fragments reach ``threshold`` rows gets partitions of its own, its rows moved there from
+        the shared ones (the small projects' writes wait for the move, and their reads for the final check that
+        no row of it is left there), then an HNSW index on its partition, and on its full-text partition a GIN
+        index; partitions of deleted projects are detached concurrently and dropped. Run it after a bulk load and
+        periodically (``scopedb storage``).
         ``online`` builds with ``CREATE INDEX CONCURRENTLY`` (no reads or writes wait, not even the project's
         own); ``online=False`` builds in one pass without waiting for older transactions, and holds back writes to
         that one project's partition while it runs — the choice right after a bulk load, when nothing writes.

@@ -57,11 +57,12 @@ def _parser() -> argparse.ArgumentParser:
     storage = commands.add_parser(
         "storage",
         parents=[common],
-        help="per-project storage: build the indexes of projects past the threshold, drop deleted ones",
+        help="per-project storage: give projects past the threshold partitions and indexes of their own, drop deleted "
+        "ones",
     )
     storage.add_argument(
         "--threshold", type=int, default=STORAGE_THRESHOLD,
-        help=f"rows from which a project gets its own HNSW and GIN index (default {STORAGE_THRESHOLD})",
+        help=f"rows from which a project gets its own partitions, HNSW and GIN index (default {STORAGE_THRESHOLD})",
     )  # fmt: skip
     storage.add_argument("--plan", action="store_true", help="print what would be done, do nothing")
     storage.add_argument(

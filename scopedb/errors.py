@@ -195,12 +195,12 @@ def _translated(exc: psycopg.Error) -> ScopedbError:
     return cls()
 
 
-_PARTITION_CONSTRAINT = re.compile(r"^(fragments|fragment_search)_\d+_(.+)$")
+_PARTITION_CONSTRAINT = re.compile(r"^(fragments|fragment_search)_(?:\d+|shared)_(.+)$")
 
 
 def _parent_constraint(name: str) -> str:
     """The constraint as the partitioned table names it: a project's partition names its copy fragments_<id>_pkey,
-    and callers know the table, not its partitions."""
+    the small projects' shared one fragments_shared_pkey, and callers know the table, not its partitions."""
     return _PARTITION_CONSTRAINT.sub(r"\1_\2", name)
 
 

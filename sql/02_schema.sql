@@ -11,12 +11,13 @@
 --   * foreign keys between data tables include project_id, so a row can only point inside its own project.
 -- `projects` itself is the exception: it is the directory of projects (a reference table on Citus).
 --
--- Fragments, and the owner-only full-text copy of them, are partitioned by project: every project gets a partition
--- of each when it is created (scopedb_private.create_project_storage, schema scopedb_parts), and a project that has
--- grown past a threshold gets its own HNSW and GIN index on its partitions (the maintenance step, scopedb.storage).
--- No search structure holds more than one project's rows, so nothing a query consults before the scope filter can
--- answer questions about another project: one HNSW index shared by every tenant did (a caller's small ef_search
--- returned fewer of A's rows near vectors where B held many).
+-- Fragments, and the owner-only full-text copy of them, are partitioned by project: a new project's rows go to a
+-- partition of each that the small projects share and that has no search index, and a project that has grown past
+-- a threshold gets partitions of its own, with its own HNSW and GIN index (the maintenance step, scopedb storage;
+-- scopedb_private.create_project_storage, schema scopedb_parts). No search structure holds more than one project's
+-- rows, so nothing a query consults before the scope filter can answer questions about another project: one HNSW
+-- index shared by every tenant did (a caller's small ef_search returned fewer of A's rows near vectors where B held
+-- many).
 
 SET ROLE scopedb_owner;
 
@@ -25,8 +26,9 @@ COMMENT ON SCHEMA scopedb IS
 COMMENT ON SCHEMA scopedb_private IS
     'scopedb internals (signing keys, token verification). Only scopedb_owner may use it.';
 COMMENT ON SCHEMA scopedb_parts IS
-    'One partition per project of scopedb.fragments and scopedb_private.fragment_search. Only scopedb_owner may use '
-    'it; queries reach the partitions through their parents, whose policies apply.';
+    'The partitions of scopedb.fragments and scopedb_private.fragment_search: one per project past the storage '
+    'threshold, and one shared by the smaller projects. Only scopedb_owner may use it; queries reach the '
+    'partitions through their parents, whose policies apply.';
 
 -- ---------------------------------------------------------------------------------------------------------------
 -- Types
@@ -134,7 +136,8 @@ CREATE TABLE scopedb.fragments (
 ) PARTITION BY LIST (project_id);
 COMMENT ON TABLE scopedb.fragments IS
     'The unit every search returns: a piece of text with its path, fully-qualified name, embedding and tier. '
-    'One partition per project (scopedb_parts.fragments_<id>).';
+    'A partition per project past the storage threshold (scopedb_parts.fragments_<id>); smaller projects share '
+    'scopedb_parts.fragments_shared.';
 COMMENT ON COLUMN scopedb.fragments.resource_id IS
     'NULL for project-wide fragments; those are hidden whenever the scope narrows the project to resources.';
 
@@ -192,7 +195,7 @@ CREATE TABLE scopedb_private.fragment_search (
     CONSTRAINT fragment_search_pkey PRIMARY KEY (project_id, id)
 ) PARTITION BY LIST (project_id);
 COMMENT ON TABLE scopedb_private.fragment_search IS
-    'Owner-only copy of fragments.tsv, one partition per project, with a GIN index on the partitions of larger '
+    'Owner-only copy of fragments.tsv, partitioned like fragments, with a GIN index on the partitions of larger '
     'projects: for scoped full-text search (see scopedb.text_candidates).';
 
 CREATE TABLE scopedb_private.fragment_originals (
@@ -286,6 +289,21 @@ CREATE INDEX fragments_resource_idx ON scopedb.fragments (project_id, resource_i
 -- No search index on the partitioned tables themselves: an index created there would be created on every
 -- partition. A project's HNSW (cosine) and GIN indexes are made on its own partitions by the maintenance step
 -- (scopedb_private.storage_plan); a project below the threshold is searched exactly, through its primary key.
+
+-- Projects below the threshold share the DEFAULT partition of each table: a new project is one row in
+-- scopedb.projects, not two tables attached (attaching rebuilds the parent's partition descriptor from every
+-- partition's bound, and at 10,000 projects cost 121 ms per new project; each project's tables and indexes also
+-- cost the catalog six relations). These two partitions never get a search index (the audit holds them to that,
+-- E026): an HNSW or GIN index over them would hold many projects' rows, and an approximate index over several
+-- projects answers similarity questions about all of them (docs/security.md #76). A search in a small project reads
+-- its rows exactly, through the primary key, whose leading column is the project. The maintenance step moves a
+-- project that reaches the threshold into partitions of its own (scopedb_private.create_project_storage).
+CREATE TABLE scopedb_parts.fragments_shared PARTITION OF scopedb.fragments DEFAULT;
+CREATE TABLE scopedb_parts.fragment_search_shared PARTITION OF scopedb_private.fragment_search DEFAULT;
+-- As every partition: row-level security enabled and forced with no policy of its own, so it is read only
+-- through its parent, whose policies apply.
+ALTER TABLE scopedb_parts.fragments_shared ENABLE ROW LEVEL SECURITY, FORCE ROW LEVEL SECURITY;
+ALTER TABLE scopedb_parts.fragment_search_shared ENABLE ROW LEVEL SECURITY, FORCE ROW LEVEL SECURITY;
 
 -- Graph traversal (edges are found from either end).
 CREATE INDEX graph_nodes_kind_idx ON scopedb.graph_nodes (project_id, kind);

@@ -668,12 +668,23 @@ COMMENT ON FUNCTION scopedb.reenter_scope(text) IS
 -- Per-project storage
 -- ---------------------------------------------------------------------------------------------------------------
 
--- The partitions of one project: scopedb_parts.fragments_<id> and scopedb_parts.fragment_search_<id>. Each is
--- created as a standalone table and then attached: CREATE TABLE ... PARTITION OF takes an ACCESS EXCLUSIVE lock
--- on the parent, which waits for every tenant's running reads and blocks new ones meanwhile; ATTACH PARTITION
--- takes SHARE UPDATE EXCLUSIVE, which no read or write conflicts with, and an empty table is validated at once.
--- The partitions have row-level security enabled and forced without a policy, and no privilege but the owner's:
--- queries reach them only through their parents, whose policies apply. Idempotent.
+-- Gives one project partitions of its own, scopedb_parts.fragments_<id> and scopedb_parts.fragment_search_<id>,
+-- and moves its rows there from the partitions the small projects share. The maintenance step calls it for a
+-- project that has reached the storage threshold (its HNSW and GIN index follow, built on the new partitions), and
+-- an admin for a project known to be large before it is loaded (Admin.create_project(own_storage=True)).
+--
+-- Each table is created standalone, filled, and then attached: CREATE TABLE ... PARTITION OF would take an
+-- ACCESS EXCLUSIVE lock on the parent, which waits for every tenant's running reads and blocks new ones
+-- meanwhile; ATTACH PARTITION takes SHARE UPDATE EXCLUSIVE on the parent, which no read or write conflicts with.
+-- What waits is the small projects' writes, for the length of the move: the shared partitions are locked in SHARE
+-- mode first (a row the project writes meanwhile would be left behind), and attaching scans the shared partition
+-- under an ACCESS EXCLUSIVE lock to prove no row of the project remains there. Projects with partitions of their
+-- own never wait. The rows are copied through the parents as the owner in an admin session (a partition's forced
+-- row-level security has no policy, so read directly it shows the owner nothing), and deleted through the parent
+-- as well; the delete's trigger removes their full-text copies and archived originals, so the originals are kept
+-- aside and put back. The new tables get row-level security enabled and forced, without a policy, once filled,
+-- and no privilege but the owner's: queries reach them only through their parents, whose policies apply.
+-- Idempotent; one half missing (a partition dropped by hand) is made up on its own.
 CREATE FUNCTION scopedb_private.create_project_storage(project bigint) RETURNS void
 LANGUAGE plpgsql
 VOLATILE
@@ -681,54 +692,79 @@ SECURITY DEFINER
 SET search_path = pg_catalog, pg_temp
 AS $$
 DECLARE
-    parent regclass;
-    part text;
+    has_fragments boolean := pg_catalog.to_regclass(pg_catalog.format('scopedb_parts.fragments_%s', project)) IS NOT NULL;
+    has_search boolean := pg_catalog.to_regclass(pg_catalog.format('scopedb_parts.fragment_search_%s', project)) IS NOT NULL;
+    columns text;
+    originals scopedb_private.fragment_originals[];
 BEGIN
-    FOREACH parent IN ARRAY ARRAY['scopedb.fragments'::regclass, 'scopedb_private.fragment_search'::regclass] LOOP
-        part := CASE parent WHEN 'scopedb.fragments'::regclass THEN 'fragments_' ELSE 'fragment_search_' END
-                || project;
-        CONTINUE WHEN pg_catalog.to_regclass(pg_catalog.format('scopedb_parts.%I', part)) IS NOT NULL;
+    IF has_fragments AND has_search THEN
+        RETURN;
+    END IF;
+    IF NOT scopedb_private.is_admin_session() THEN
+        RAISE EXCEPTION 'only an admin session may move a project''s storage' USING ERRCODE = 'insufficient_privilege';
+    END IF;
+    IF NOT EXISTS (SELECT FROM scopedb.projects AS p WHERE p.id = project) THEN
+        RAISE EXCEPTION 'no project with id %', project USING ERRCODE = 'no_data_found';
+    END IF;
+    LOCK TABLE scopedb_parts.fragments_shared, scopedb_parts.fragment_search_shared IN SHARE MODE;
+    IF NOT has_fragments THEN
+        originals := ARRAY(SELECT o FROM scopedb_private.fragment_originals AS o WHERE o.project_id = project);
+        -- Every stored column (a generated one is computed again on insert).
+        SELECT pg_catalog.string_agg(pg_catalog.quote_ident(a.attname), ', ' ORDER BY a.attnum) INTO columns
+          FROM pg_catalog.pg_attribute AS a
+         WHERE a.attrelid = 'scopedb.fragments'::regclass AND a.attnum > 0 AND NOT a.attisdropped
+           AND a.attgenerated = '';
         EXECUTE pg_catalog.format(
-            'CREATE TABLE scopedb_parts.%I (LIKE %s INCLUDING DEFAULTS INCLUDING CONSTRAINTS INCLUDING GENERATED)',
-            part, parent);
+            'CREATE TABLE scopedb_parts.fragments_%s (LIKE scopedb.fragments '
+            'INCLUDING DEFAULTS INCLUDING CONSTRAINTS INCLUDING GENERATED)', project);
+        -- In key order: where the rows land in the new table then owes nothing to where other projects' rows lay
+        -- in the shared one (an unordered query returns rows in physical order).
         EXECUTE pg_catalog.format(
-            'ALTER TABLE scopedb_parts.%I ENABLE ROW LEVEL SECURITY, FORCE ROW LEVEL SECURITY', part);
-        EXECUTE pg_catalog.format('ALTER TABLE %s ATTACH PARTITION scopedb_parts.%I FOR VALUES IN (%s)',
-                                  parent, part, project);
-    END LOOP;
+            'INSERT INTO scopedb_parts.fragments_%1$s (%2$s) SELECT %2$s FROM scopedb.fragments WHERE project_id = %1$s '
+            'ORDER BY id', project, columns);
+        DELETE FROM scopedb.fragments AS f WHERE f.project_id = project;  -- its trigger deletes the copies
+        INSERT INTO scopedb_private.fragment_originals SELECT (o).* FROM pg_catalog.unnest(originals) AS o;
+        EXECUTE pg_catalog.format(
+            'ALTER TABLE scopedb_parts.fragments_%s ENABLE ROW LEVEL SECURITY, FORCE ROW LEVEL SECURITY', project);
+        EXECUTE pg_catalog.format(
+            'ALTER TABLE scopedb.fragments ATTACH PARTITION scopedb_parts.fragments_%s FOR VALUES IN (%s)',
+            project, project);
+    END IF;
+    IF NOT has_search THEN
+        DELETE FROM scopedb_private.fragment_search AS s WHERE s.project_id = project;
+        EXECUTE pg_catalog.format(
+            'CREATE TABLE scopedb_parts.fragment_search_%s (LIKE scopedb_private.fragment_search '
+            'INCLUDING DEFAULTS INCLUDING CONSTRAINTS INCLUDING GENERATED)', project);
+        EXECUTE pg_catalog.format(
+            'ALTER TABLE scopedb_parts.fragment_search_%s ENABLE ROW LEVEL SECURITY, FORCE ROW LEVEL SECURITY',
+            project);
+        EXECUTE pg_catalog.format(
+            'ALTER TABLE scopedb_private.fragment_search ATTACH PARTITION scopedb_parts.fragment_search_%s '
+            'FOR VALUES IN (%s)', project, project);
+    END IF;
+    -- The full-text copies, into the project's own partition (the tsvectors are stored: nothing is parsed again).
+    INSERT INTO scopedb_private.fragment_search AS s (project_id, id, tsv)
+    SELECT f.project_id, f.id, f.tsv FROM scopedb.fragments AS f WHERE f.project_id = project
+    ON CONFLICT ON CONSTRAINT fragment_search_pkey DO UPDATE SET tsv = EXCLUDED.tsv
+     WHERE s.tsv IS DISTINCT FROM EXCLUDED.tsv;
 END
 $$;
 COMMENT ON FUNCTION scopedb_private.create_project_storage(bigint) IS
-    'Creates and attaches a project''s partitions of scopedb.fragments and scopedb_private.fragment_search.';
-
-CREATE FUNCTION scopedb_private.project_storage_on_insert() RETURNS trigger
-LANGUAGE plpgsql
-SECURITY DEFINER
-SET search_path = pg_catalog, pg_temp
-AS $$
-BEGIN
-    PERFORM scopedb_private.create_project_storage(NEW.id);
-    RETURN NULL;
-END
-$$;
-COMMENT ON FUNCTION scopedb_private.project_storage_on_insert() IS
-    'Gives every new project its partitions (scopedb_private.create_project_storage).';
-
-CREATE TRIGGER projects_create_storage
-    AFTER INSERT ON scopedb.projects
-    FOR EACH ROW EXECUTE FUNCTION scopedb_private.project_storage_on_insert();
+    'Gives a project partitions of its own (of scopedb.fragments and scopedb_private.fragment_search), moving its rows.';
 
 -- What the maintenance step should do (scopedb.Admin.maintain_storage, `scopedb storage`): one row per action,
 -- with the statement that performs it. The statements cannot run here: CREATE INDEX CONCURRENTLY and DETACH
 -- PARTITION CONCURRENTLY, which keep every other project's reads and writes going, refuse to run inside a
 -- transaction block. Actions, in order:
---   create  a project without its partitions gets them (projects made before this schema, or by hand)
+--   create  a project in the shared partitions with at least `threshold` fragments gets partitions of its own,
+--           its rows moved there (scopedb_private.create_project_storage); so does a project that has one of its
+--           two partitions and not the other, whatever its size (threshold NULL: only that)
 --   hnsw    a project with at least `threshold` embedded fragments and no HNSW index gets one on its partition
 --           (threshold NULL: no index is built)
 --   gin     a project with at least `threshold` fragments and no GIN index gets one on its full-text partition
 --   detach / drop   a partition whose project no longer exists is detached, then dropped
--- Below the threshold a project is searched exactly (through its primary key): no index means no approximation,
--- and for a few hundred rows an exact scan costs about what an index scan does. With `online` false the
+-- Below the threshold a project stays in the shared partitions and is searched exactly (through the primary key):
+-- no index means no approximation, and for a few hundred rows an exact scan costs about what an index scan does. With `online` false the
 -- indexes are built with a plain CREATE INDEX: one pass over the rows, no waiting for other transactions, and it
 -- still locks only the project's own partition — its writes wait for the build, no one else's do (the choice
 -- after a bulk load, when nothing writes).
@@ -748,6 +784,7 @@ SET plan_cache_mode = force_custom_plan
 AS $$
 DECLARE
     p record;
+    own integer;
     rows_found bigint;
     build text := CASE WHEN online THEN 'CONCURRENTLY ' ELSE '' END;
 BEGIN
@@ -756,11 +793,17 @@ BEGIN
     END IF;
     FOR p IN SELECT pr.id FROM scopedb.projects AS pr WHERE projects IS NULL OR pr.id = ANY (projects)
               ORDER BY pr.id LOOP
-        IF pg_catalog.to_regclass(pg_catalog.format('scopedb_parts.fragments_%s', p.id)) IS NULL
-           OR pg_catalog.to_regclass(pg_catalog.format('scopedb_parts.fragment_search_%s', p.id)) IS NULL THEN
+        own := (pg_catalog.to_regclass(pg_catalog.format('scopedb_parts.fragments_%s', p.id)) IS NOT NULL)::integer
+               + (pg_catalog.to_regclass(pg_catalog.format('scopedb_parts.fragment_search_%s', p.id)) IS NOT NULL)::integer;
+        IF own < 2 THEN
+            IF own = 0 THEN
+                CONTINUE WHEN threshold IS NULL;
+                SELECT pg_catalog.count(*) INTO rows_found
+                  FROM (SELECT FROM scopedb.fragments AS f WHERE f.project_id = p.id LIMIT threshold) AS r;
+                CONTINUE WHEN rows_found < threshold;  -- stays in the shared partitions
+            END IF;
             RETURN QUERY SELECT p.id, 'create',
                                 pg_catalog.format('SELECT scopedb_private.create_project_storage(%s)', p.id), 0::bigint;
-            CONTINUE;
         END IF;
         CONTINUE WHEN threshold IS NULL;  -- create and drop only
         IF pg_catalog.to_regclass(pg_catalog.format('scopedb_parts.fragments_%s_embedding_hnsw', p.id)) IS NULL THEN
@@ -795,7 +838,7 @@ BEGIN
     IF COALESCE(pg_catalog.cardinality(projects), 0) > 0 THEN
         RETURN;
     END IF;
-    -- Partitions of projects that no longer exist: the full-text one first (the order the tables were made in).
+    -- Partitions of projects that no longer exist, the full-text one first.
     RETURN QUERY
         SELECT o.project_id, a.action, pg_catalog.format(a.template, o.parent, o.part), 0::bigint
           FROM (SELECT i.inhparent::regclass AS parent, c.oid::regclass AS part,
@@ -810,7 +853,8 @@ BEGIN
          CROSS JOIN LATERAL (VALUES (0, 'detach', 'ALTER TABLE %s DETACH PARTITION %s '
                                         || CASE WHEN o.pending THEN 'FINALIZE' ELSE 'CONCURRENTLY' END),
                                     (1, 'drop', 'DROP TABLE %2$s')) AS a (step, action, template)
-         WHERE NOT EXISTS (SELECT FROM scopedb.projects AS pr WHERE pr.id = o.project_id)
+         WHERE o.project_id IS NOT NULL  -- the shared partitions (bound DEFAULT) stay
+           AND NOT EXISTS (SELECT FROM scopedb.projects AS pr WHERE pr.id = o.project_id)
          ORDER BY o.rank, o.part, a.step;
     -- Tables of scopedb_parts that are no partition (left by a detach that did not finish): dropped.
     RETURN QUERY
@@ -966,10 +1010,9 @@ BEGIN
         END LOOP;
     END IF;
     IF metric = 'cosine' AND NOT exact AND pg_catalog.cardinality(indexed) > 0 THEN
-        -- An empty list would be `project_id = ANY ('{}')`, which under RLS the planner finds false only after
-        -- opening and locking every partition (10,000 projects: out of lock slots). No project has id 0 and no
-        -- partition holds it, so '{0}' is pruned to nothing before any partition is opened.
-        scanned := CASE WHEN pg_catalog.cardinality(scanned) > 0 THEN scanned ELSE '{0}' END;
+        -- An empty list alone would be `project_id = ANY ('{}')`, which under RLS the planner finds false only
+        -- after opening and locking every partition (10,000 projects: out of lock slots); the exact branch also
+        -- says `cardinality(scanned) > 0`, a constant false then, which prunes every partition before any is opened.
         PERFORM pg_catalog.set_config('hnsw.ef_search', GREATEST(LEAST(ef_search, 1000), k, 1)::text, true),
                 pg_catalog.set_config('hnsw.max_scan_tuples', GREATEST(max_scan_tuples, 1)::text, true),
                 pg_catalog.set_config('enable_sort', 'off', true);
@@ -992,7 +1035,8 @@ BEGIN
                     (SELECT f.project_id, f.id, f.resource_id, f.path, f.fqn, f.content,
                             (f.embedding <=> query)::double precision AS distance
                        FROM scopedb.fragments AS f
-                      WHERE f.project_id = ANY (scanned) AND f.embedding IS NOT NULL
+                      WHERE f.project_id = ANY (scanned) AND pg_catalog.cardinality(scanned) > 0
+                        AND f.embedding IS NOT NULL
                       ORDER BY f.embedding <=> query
                       LIMIT k)) AS b
                  ORDER BY b.distance

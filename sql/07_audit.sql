@@ -55,7 +55,8 @@
 --   E026 partition_out_of_shape      per-project storage not as scopedb makes it: a relation in scopedb_parts that is
 --                                    no partition of fragments / fragment_search, a partition elsewhere or holding
 --                                    another project, an owner, grant, RLS flag, policy, trigger, rule or index
---                                    scopedb does not give it (judged by rule: partitions come and go)
+--                                    scopedb does not give it, a search index on the partition the small projects
+--                                    share (judged by rule: partitions come and go)
 --   E029 protected_table_differs     a service table protected with scopedb.protect_table that differs from what it
 --                                    made: row-level security not forced, a policy missing, changed or added, a
 --                                    privilege of a role that can act as scopedb_app added or changed, the owner
@@ -885,7 +886,8 @@ AS $$
     UNION ALL
     -- E026 per-project storage (scopedb_parts), judged by rule rather than by the manifest: its partitions
     -- come and go with projects. Every relation there is a partition of scopedb.fragments or
-    -- scopedb_private.fragment_search named for the one project its bound holds; every partition of those two is
+    -- scopedb_private.fragment_search named for the one project its bound holds, or the DEFAULT partition the
+    -- small projects share, named <parent>_shared, which gets no index but the cloned ones; every partition of those two is
     -- there; each is owned by scopedb_owner, grants nothing to anyone, has row-level security enabled and forced,
     -- no policy, trigger (but those cloned from its parent) or rule of its own; and its indexes are the ones
     -- cloned from the parent plus, once built, its own HNSW (fragments) or GIN (full text) index. A partition
@@ -904,11 +906,19 @@ AS $$
                             THEN 'not an ordinary table (relkind ' || c.relkind::text || ')'
                         -- Compared as strings: a regular expression built from each partition's name would be
                         -- compiled once per partition (thousands), which dominated the audit's time.
-                        WHEN pg_catalog.substring(c.relname, '_(\d+)$') IS NULL
+                        -- The small projects' shared partition: <parent>_shared, the DEFAULT partition.
+                        WHEN c.relname = (SELECT pc.relname FROM pg_catalog.pg_class AS pc WHERE pc.oid = i.inhparent)
+                                         || '_shared'
+                         AND pg_catalog.pg_get_expr(c.relpartbound, 0) IS DISTINCT FROM 'DEFAULT'
+                            THEN 'its bound (' || COALESCE(pg_catalog.pg_get_expr(c.relpartbound, 0), '-')
+                                 || ') is not DEFAULT, which its name says'
+                        WHEN c.relname IS DISTINCT FROM
+                             (SELECT pc.relname FROM pg_catalog.pg_class AS pc WHERE pc.oid = i.inhparent) || '_shared'
+                         AND (pg_catalog.substring(c.relname, '_(\d+)$') IS NULL
                           OR pg_catalog.pg_get_expr(c.relpartbound, 0) IS DISTINCT FROM
                              ('FOR VALUES IN (''' || pg_catalog.substring(c.relname, '_(\d+)$') || ''')')
                           OR c.relname <> (SELECT pc.relname FROM pg_catalog.pg_class AS pc WHERE pc.oid = i.inhparent)
-                                          || '_' || pg_catalog.substring(c.relname, '_(\d+)$')
+                                          || '_' || pg_catalog.substring(c.relname, '_(\d+)$'))
                             THEN 'its bound (' || COALESCE(pg_catalog.pg_get_expr(c.relpartbound, 0), '-')
                                  || ') is not the one project its name says'
                         WHEN c.relowner <> 'scopedb_owner'::regrole

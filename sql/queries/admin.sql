@@ -5,6 +5,11 @@
 -- Creates a project; returns its id.
 INSERT INTO scopedb.projects (name) VALUES (%(name)s) RETURNING id;
 
+-- name: create_project_storage
+-- Gives a project partitions of its own, moving its rows out of the shared ones
+-- (scopedb_private.create_project_storage; idempotent).
+SELECT scopedb_private.create_project_storage(%(project_id)s);
+
 -- name: project_by_name
 SELECT id, name FROM scopedb.projects WHERE name = %(name)s;
 
@@ -41,7 +46,8 @@ SELECT scopedb_private.rotate_signing_key(%(grace)s::interval) AS key_id;
 SELECT scopedb_private.retire_signing_key(%(key_id)s, COALESCE(%(at)s::timestamptz, now()));
 
 -- name: delete_project
--- Removes a project and, by cascade, everything in it (its partitions are then dropped by maintain_storage).
+-- Removes a project and, by cascade, everything in it (its own partitions, if it has them, are then dropped by
+-- maintain_storage).
 DELETE FROM scopedb.projects WHERE name = %(name)s RETURNING id;
 
 -- name: storage_plan

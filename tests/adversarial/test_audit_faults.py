@@ -36,7 +36,11 @@ READS = "scope limits which fragments the app reads"
 
 
 # The start of a DO block that creates a project (and so its partitions) and keeps its id in p.
-PROJECT = "DO $$ DECLARE p bigint; BEGIN INSERT INTO scopedb.projects (name) VALUES ('p_{n}') RETURNING id INTO p; "
+# A new project with partitions of its own (a new project starts in the shared partitions).
+PROJECT = (
+    "DO $$ DECLARE p bigint; BEGIN INSERT INTO scopedb.projects (name) VALUES ('p_{n}') RETURNING id INTO p; "
+    "PERFORM scopedb_private.create_project_storage(p); "
+)
 
 
 @dataclass(frozen=True)
@@ -492,15 +496,55 @@ FAULTS: list[Fault] = [
     ),
     # Per-project storage, judged by rule (E026) or against the manifest (E020).
     Fault(
-        "a shared partition for every other project",
+        "one partition for two projects",
         (
-            "CREATE TABLE scopedb_parts.shared_{n} (LIKE scopedb.fragments INCLUDING DEFAULTS INCLUDING CONSTRAINTS "
+            "INSERT INTO scopedb.projects (id, name) OVERRIDING SYSTEM VALUE "
+            "VALUES (9001, 'two_a_{n}'), (9002, 'two_b_{n}')",
+            "CREATE TABLE scopedb_parts.pair_{n} (LIKE scopedb.fragments INCLUDING DEFAULTS INCLUDING CONSTRAINTS "
             "INCLUDING GENERATED)",
-            "ALTER TABLE scopedb_parts.shared_{n} ENABLE ROW LEVEL SECURITY, FORCE ROW LEVEL SECURITY",
-            "ALTER TABLE scopedb.fragments ATTACH PARTITION scopedb_parts.shared_{n} DEFAULT",
+            "ALTER TABLE scopedb_parts.pair_{n} ENABLE ROW LEVEL SECURITY, FORCE ROW LEVEL SECURITY",
+            "ALTER TABLE scopedb.fragments ATTACH PARTITION scopedb_parts.pair_{n} FOR VALUES IN (9001, 9002)",
         ),
         ("E026",),
-        "shared_",
+        "pair_",
+    ),
+    Fault(
+        "an HNSW index on the partition the small projects share",
+        ("CREATE INDEX shared_vectors_{n} ON scopedb_parts.fragments_shared USING hnsw (embedding vector_cosine_ops)",),
+        ("E026",),
+        "shared_vectors_",
+    ),
+    Fault(
+        "a GIN index on the small projects' shared full-text partition",
+        ("CREATE INDEX shared_words_{n} ON scopedb_parts.fragment_search_shared USING gin (tsv)",),
+        ("E026",),
+        "shared_words_",
+    ),
+    Fault(
+        "the shared partition without forced row-level security",
+        ("ALTER TABLE scopedb_parts.fragments_shared NO FORCE ROW LEVEL SECURITY",),
+        ("E026",),
+        "scopedb_parts.fragments_shared",
+    ),
+    Fault(
+        "the shared partition replaced by one under another name",
+        (
+            "ALTER TABLE scopedb.fragments DETACH PARTITION scopedb_parts.fragments_shared",
+            "ALTER TABLE scopedb_parts.fragments_shared RENAME TO fragments_{n}",
+            "ALTER TABLE scopedb.fragments ATTACH PARTITION scopedb_parts.fragments_{n} DEFAULT",
+        ),
+        ("E026",),
+        "scopedb_parts.fragments_{n}",
+    ),
+    Fault(
+        "a project's own partition named as the shared one",
+        (
+            PROJECT + "EXECUTE format('ALTER TABLE scopedb.fragments DETACH PARTITION scopedb_parts.fragments_shared');"
+            " EXECUTE format('ALTER TABLE scopedb_parts.fragments_shared RENAME TO shared_old_{n}');"
+            " EXECUTE format('ALTER TABLE scopedb_parts.fragments_%s RENAME TO fragments_shared', p); END $$",
+        ),
+        ("E026",),
+        "fragments_shared",
     ),
     Fault(
         "an HNSW index on the partitioned table itself",

@@ -1,4 +1,5 @@
-"""The similarity oracle of a shared ANN index (catalogue #76), tried against per-project storage.
+"""The similarity oracle of a shared ANN index (catalogue #76), tried against per-project storage: large projects in
+partitions of their own with their own HNSW index, small ones in a shared partition that has no search index.
 
 The review's attack, as ``scopedb_app`` in A's scope: plant 10 of A's own rows near a query vector, turn off every
 plan A could be given instead of the index scan, starve the HNSW search (``hnsw.iterative_scan = off``,
@@ -18,6 +19,7 @@ from typing import Any
 
 import numpy as np
 import psycopg
+import pytest
 
 from scopedb import Fragment
 from tests.conftest import Tenants
@@ -55,13 +57,19 @@ PROBES = {
     "both_projects": (
         f"SELECT id FROM scopedb.fragments WHERE project_id = ANY (%(both)s) ORDER BY embedding <=> '{Q}' LIMIT 10"
     ),
+    "a_project": f"SELECT id FROM scopedb.fragments WHERE project_id = %(a)s ORDER BY embedding <=> '{Q}' LIMIT 10",
     "b_project": f"SELECT count(*) FROM (SELECT id FROM scopedb.fragments WHERE project_id = %(b)s "
     f"ORDER BY embedding <=> '{Q}' LIMIT 10) AS x",
     "function": f"SELECT id FROM scopedb.nearest_fragments('{Q}', 10, %(both)s, 'cosine', false, 1, 1)",
 }
 
 
-def _plant(tenants: Tenants) -> None:
+# Where A (300 rows) and B (30) are stored: both in partitions of their own, each with its HNSW index; A in its own
+# and B in the partition the small projects share (which has no search index); both in the shared partition.
+LAYOUTS = {"own": 25, "a_own_b_shared": 100, "both_shared": None}
+
+
+def _plant(tenants: Tenants, threshold: int | None = 25) -> None:
     a_rows = [Fragment(project="acme/api", id=f"near{i}", content="a", embedding=_near(QUERY, i, 0.02))
               for i in range(10)]  # fmt: skip
     a_rows += [Fragment(project="acme/api", id=f"far{i}", content="a", embedding=_near(FAR, 100 + i, 0.5))
@@ -72,8 +80,9 @@ def _plant(tenants: Tenants) -> None:
         s.ingest_fragments(a_rows)
     with tenants.db.scoped(tenants.scope("beta/web")) as s:
         s.ingest_fragments(b_rows)
-    built = tenants.db.admin().maintain_storage(threshold=25)
-    assert {(a.project_id, a.action) for a in built} >= {(tenants.a.id, "hnsw"), (tenants.b.id, "hnsw")}
+    built = {(a.project_id, a.action) for a in tenants.db.admin().maintain_storage(threshold=threshold)}
+    assert ((tenants.a.id, "hnsw") in built) == (threshold is not None)
+    assert ((tenants.b.id, "hnsw") in built) == (threshold is not None and threshold <= 30)
     with psycopg.connect(tenants.db.dsn, autocommit=True) as conn:
         conn.execute("VACUUM ANALYZE scopedb.fragments")
 
@@ -86,7 +95,7 @@ def _move_b(tenants: Tenants, center: np.ndarray[Any, Any]) -> None:
 
 
 def _observe(tenants: Tenants) -> dict[str, Any]:
-    params = {"both": [tenants.a.id, tenants.b.id], "b": tenants.b.id}
+    params = {"both": [tenants.a.id, tenants.b.id], "a": tenants.a.id, "b": tenants.b.id}
     seen: dict[str, Any] = {}
     for n, profile in enumerate(PROFILES):
         with tenants.db.scoped(tenants.scope("acme/api")) as s:
@@ -97,8 +106,9 @@ def _observe(tenants: Tenants) -> dict[str, Any]:
     return seen
 
 
-def test_76_a_s_answers_do_not_depend_on_where_b_s_vectors_are(tenants: Tenants) -> None:
-    _plant(tenants)
+@pytest.mark.parametrize("layout", LAYOUTS)
+def test_76_a_s_answers_do_not_depend_on_where_b_s_vectors_are(tenants: Tenants, layout: str) -> None:
+    _plant(tenants, LAYOUTS[layout])
     near = _observe(tenants)
     _move_b(tenants, FAR)
     far = _observe(tenants)
@@ -117,8 +127,12 @@ def test_76_a_s_answers_do_not_depend_on_where_b_s_vectors_are(tenants: Tenants)
     with tenants.db.scoped(tenants.scope("acme/api")) as s:
         for setting in hostile:
             s.execute(setting)
-        plan = "\n".join(r[0] for r in s.execute("EXPLAIN " + PROBES["ids"]).rows)
-    assert f"fragments_{tenants.a.id}_embedding_hnsw" in plan
+        plan = "\n".join(r[0] for r in s.execute("EXPLAIN " + PROBES["a_project"], {"a": tenants.a.id}).rows)
+    if LAYOUTS[layout] is None:  # A's rows are read exactly from the shared partition, which has no HNSW index
+        assert "embedding_hnsw" not in plan
+        assert "fragments_shared" in plan
+    else:
+        assert f"fragments_{tenants.a.id}_embedding_hnsw" in plan
 
 
 def test_76_control_a_shared_index_answers_the_question(tenants: Tenants) -> None:
@@ -144,6 +158,32 @@ def test_76_control_a_shared_index_answers_the_question(tenants: Tenants) -> Non
             counts[where] = conn.execute(probe, (tenants.a.id,)).fetchone()[0]  # type: ignore[index]
             conn.execute("COMMIT")
     assert counts["near"] < counts["far"] == 10
+
+
+def test_76_control_an_index_on_the_shared_partition_would_answer_the_question(tenants: Tenants) -> None:
+    """Why the partition the small projects share must never get a search index (audit E026): given one, the
+    attack above works again between two small projects."""
+    _plant(tenants, None)
+    with psycopg.connect(tenants.db.dsn, autocommit=True) as conn:
+        conn.execute(
+            "CREATE INDEX shared_hnsw ON scopedb_parts.fragments_shared USING hnsw (embedding vector_cosine_ops)"
+        )
+        conn.execute("ANALYZE scopedb_parts.fragments_shared")
+    hostile = ("SET LOCAL enable_seqscan = off", "SET LOCAL enable_bitmapscan = off", "SET LOCAL enable_sort = off",
+               "SET LOCAL hnsw.iterative_scan = off", "SET LOCAL hnsw.ef_search = 10")  # fmt: skip
+
+    def count() -> int:
+        with tenants.db.scoped(tenants.scope("acme/api")) as s:
+            for setting in hostile:
+                s.execute(setting)
+            return int(s.execute(PROBES["count"]).scalar())
+
+    near = count()
+    _move_b(tenants, FAR)
+    with psycopg.connect(tenants.db.dsn, autocommit=True) as conn:
+        conn.execute("VACUUM scopedb_parts.fragments_shared")  # B's old index entries go
+    assert near < count() == 10
+    assert any(f.code == "E026" and "shared_hnsw" in f.object for f in tenants.db.admin().audit())
 
 
 def test_76_residual_inside_a_project_a_narrowed_scope_shares_its_project_s_index(tenants: Tenants) -> None:

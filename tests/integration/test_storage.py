@@ -1,5 +1,6 @@
-"""Per-project storage: every project has its partitions, indexes come from the maintenance step without making
-any other project wait, and deleting a project takes its storage with it."""
+"""Per-project storage: a new project is a row in the partitions the small projects share; a project that reaches
+the threshold gets partitions of its own, its rows moved there intact, and its indexes, without making any other
+project wait; deleting a project takes its storage with it."""
 
 from __future__ import annotations
 
@@ -9,9 +10,9 @@ import time
 import psycopg
 import pytest
 
-from scopedb import Database, Fragment, ResourceScope
+from scopedb import Database, Fragment, ResourceScope, sqlfiles
 from scopedb import admin as admin_module
-from scopedb.errors import ConfigurationError
+from scopedb.errors import ConfigurationError, PermissionDeniedError
 from tests.conftest import Tenants
 
 
@@ -24,16 +25,87 @@ def _partitions(db: Database) -> set[str]:
     return {name for (name,) in rows}
 
 
-def test_a_new_project_has_its_partitions_and_nothing_else_does(scopedb_db: Database) -> None:
-    assert _partitions(scopedb_db) == set()
-    project = scopedb_db.admin().create_project("solo/one")
-    assert _partitions(scopedb_db) == {f"fragments_{project.id}", f"fragment_search_{project.id}"}
+SHARED = {"fragments_shared", "fragment_search_shared"}
+
+
+def _stored(db: Database, table: str) -> int:
+    with psycopg.connect(db.dsn) as conn:
+        row = conn.execute(f"SELECT count(*) FROM ONLY scopedb_parts.{table}").fetchone()
+    assert row is not None
+    return int(row[0])
+
+
+def test_a_new_project_is_a_row_in_the_shared_partitions_until_it_grows(scopedb_db: Database) -> None:
+    assert _partitions(scopedb_db) == SHARED
+    admin = scopedb_db.admin()
+    project = admin.create_project("solo/one")
+    assert _partitions(scopedb_db) == SHARED  # no table made for it
     with scopedb_db.scoped(ResourceScope(project_names={"solo/one"})) as s:
-        s.ingest_fragments([Fragment(project="solo/one", id="x", content="hello partition")])
-        assert [h.fragment.id for h in s.search_text("partition")] == ["x"]
-    with psycopg.connect(scopedb_db.dsn) as conn:
-        stored = conn.execute(f"SELECT count(*) FROM ONLY scopedb_parts.fragments_{project.id}").fetchone()
-    assert stored == (1,)
+        s.ingest_fragments([Fragment(project="solo/one", id=f"x{n}", content=f"hello partition {n}",
+                                     embedding=[1.0 + n % 3] * 384) for n in range(25)])  # fmt: skip
+        assert len(s.search_text("partition", limit=50)) == 25
+    assert _stored(scopedb_db, "fragments_shared") == 25
+    assert admin.storage_plan(threshold=30) == []  # below the threshold: stays shared
+    plan = admin.storage_plan(threshold=20)
+    assert [(a.project_id, a.action) for a in plan] == [(project.id, "create"), (project.id, "hnsw"),
+                                                        (project.id, "gin")]  # fmt: skip
+    admin.maintain_storage(threshold=20)
+    assert _partitions(scopedb_db) == SHARED | {f"fragments_{project.id}", f"fragment_search_{project.id}"}
+    assert _stored(scopedb_db, "fragments_shared") == _stored(scopedb_db, "fragment_search_shared") == 0
+    assert _stored(scopedb_db, f"fragments_{project.id}") == 25
+    assert _stored(scopedb_db, f"fragment_search_{project.id}") == 25
+    with scopedb_db.scoped(ResourceScope(project_names={"solo/one"})) as s:
+        assert len(s.search_text("partition", limit=50)) == 25
+        assert len(s.search_vector([1.0] * 384, limit=5)) == 5
+        assert s.last_vector_strategy == "index"
+    assert [f for f in admin.audit() if f.severity == "error"] == []
+
+
+def test_moving_a_project_keeps_every_row_and_copy_and_leaves_the_others(tenants: Tenants) -> None:
+    """The move copies each row through the parent and deletes it there; the delete's trigger removes the
+    full-text copy and the archived original, which come back in the project's own partitions. B stays shared."""
+    for name in ("acme/api", "beta/web"):
+        with tenants.db.scoped(tenants.scope(name)) as s:
+            s.ingest_fragments([Fragment(project=name, id=f"m{n}", content=f"moving text {n}") for n in range(30)])
+    with psycopg.connect(tenants.db.dsn, autocommit=True) as conn:
+        conn.execute(
+            "INSERT INTO scopedb_private.fragment_originals (project_id, id, content) "
+            "SELECT project_id, id, 'original ' || id FROM scopedb.fragments WHERE project_id = ANY(%s)",
+            ([tenants.a.id, tenants.b.id],),
+        )
+        before = conn.execute(
+            "SELECT project_id, id, resource_id, path, fqn, content, tsv::text, embedding::text, tier, valid_from,"
+            " created_at FROM scopedb.fragments ORDER BY 1, 2"
+        ).fetchall()
+    copies = _copies(tenants.db, tenants.a.id), _copies(tenants.db, tenants.b.id)
+    admin = tenants.db.admin()
+    admin.maintain_storage(threshold=None)  # without a threshold, no move
+    assert f"fragments_{tenants.a.id}" not in _partitions(tenants.db)
+    _give_own_storage(tenants.db, tenants.a.id)
+    assert f"fragments_{tenants.a.id}" in _partitions(tenants.db)
+    assert f"fragments_{tenants.b.id}" not in _partitions(tenants.db)
+    with psycopg.connect(tenants.db.dsn) as conn:
+        after = conn.execute(
+            "SELECT project_id, id, resource_id, path, fqn, content, tsv::text, embedding::text, tier, valid_from,"
+            " created_at FROM scopedb.fragments ORDER BY 1, 2"
+        ).fetchall()
+    assert after == before
+    assert (_copies(tenants.db, tenants.a.id), _copies(tenants.db, tenants.b.id)) == copies
+    assert _stored(tenants.db, f"fragments_{tenants.a.id}") == tenants.count("fragments", tenants.a)
+    with tenants.db.scoped(tenants.scope("acme/api")) as s:
+        assert len(s.search_text("moving", limit=100)) == 30
+    assert [f for f in admin.audit() if f.severity == "error"] == []
+
+
+def test_own_storage_at_creation_and_only_admins_move_storage(tenants: Tenants) -> None:
+    admin = tenants.db.admin()
+    big = admin.create_project("big/one", own_storage=True)
+    assert {f"fragments_{big.id}", f"fragment_search_{big.id}"} <= _partitions(tenants.db)
+    with tenants.db.scoped(ResourceScope(project_names={"big/one"})) as s:
+        s.ingest_fragments([Fragment(project="big/one", id="b", content="straight to its own partition")])
+    assert _stored(tenants.db, f"fragments_{big.id}") == 1
+    with tenants.db.scoped(tenants.scope("acme/api")) as s, pytest.raises(PermissionDeniedError):
+        s.execute("SELECT scopedb_private.create_project_storage(%s)", [tenants.a.id])
 
 
 def test_deleting_a_project_drops_its_storage(tenants: Tenants) -> None:
@@ -58,10 +130,12 @@ def test_creating_a_project_does_not_wait_for_another_tenant_s_open_transaction(
 
 @pytest.mark.parametrize("online", [True, False], ids=["concurrently", "offline"])
 def test_building_an_index_never_blocks_the_other_project(tenants: Tenants, online: bool) -> None:
-    """An index build on A's partition while B's transaction is open: neither waits for the other.
+    """A's move out of the shared partitions and the index builds on its own, while B, which has partitions of its
+    own, has a transaction open that wrote: neither waits for the other.
 
     Online (CONCURRENTLY) nothing waits; offline the build locks A's partition only, so B is untouched as well.
     """
+    _give_own_storage(tenants.db, tenants.b.id)
     with tenants.db.scoped(tenants.scope("acme/api")) as s:
         s.ingest_fragments(Fragment(project="acme/api", id=f"i{n}", content="bulk", embedding=[1.0] * 384)
                            for n in range(40))  # fmt: skip
@@ -87,7 +161,13 @@ def test_building_an_index_never_blocks_the_other_project(tenants: Tenants, onli
     assert index[0] is not None
 
 
-def test_a_project_without_its_partitions_gets_them_from_maintenance(tenants: Tenants) -> None:
+def _give_own_storage(db: Database, project_id: int) -> None:
+    with db.admin().transaction() as conn:
+        conn.execute(sqlfiles.query("admin", "create_project_storage"), {"project_id": project_id})
+
+
+def test_a_project_with_half_its_partitions_gets_the_other_from_maintenance(tenants: Tenants) -> None:
+    _give_own_storage(tenants.db, tenants.b.id)
     with psycopg.connect(tenants.db.dsn, autocommit=True) as conn:  # as a database restored without them would be
         conn.execute(f"DELETE FROM scopedb.fragments WHERE project_id = {tenants.b.id}")
         conn.execute(f"ALTER TABLE scopedb_private.fragment_search DETACH PARTITION "

@@ -1,4 +1,5 @@
-"""Revision 0011 moves a database that holds data to per-project storage, and back.
+"""Revision 0011 moves a database that holds data to per-project storage, and back; revision 0014 adds the
+partitions the small projects share, and its downgrade moves their rows into partitions of their own again.
 
 The data is written at revision 0010 the way that revision stored it (one table for every project's fragments,
 one shared full-text copy, archived originals of cold fragments); after the upgrade every row is in its project's
@@ -80,7 +81,7 @@ def test_a_database_holding_data_moves_to_per_project_storage_and_back(scopedb_s
         parts = conn.execute(
             "SELECT count(*) FROM pg_inherits WHERE inhparent = 'scopedb.fragments'::regclass"
         ).fetchone()
-        assert parts == (len(PROJECTS),)  # the empty project has its partition too
+        assert parts == (len(PROJECTS) + 1,)  # the empty project has its partition too; and the shared one (0014)
         for pid, count in fragments.items():
             in_part = conn.execute(
                 sql.SQL("SELECT count(*) FROM ONLY {}").format(sql.Identifier("scopedb_parts", f"fragments_{pid}"))
@@ -122,3 +123,54 @@ def test_a_database_holding_data_moves_to_per_project_storage_and_back(scopedb_s
         )
         assert conn.execute("SELECT to_regclass('scopedb.fragments_embedding_idx') IS NOT NULL").fetchone() == (True,)
         assert conn.execute("SELECT to_regnamespace('scopedb_parts')").fetchone() == (None,)
+
+
+def test_0014_keeps_existing_partitions_and_its_downgrade_gives_shared_projects_their_own(
+    scopedb_server: ScopedbTestServer,
+) -> None:
+    name = f"mig_shared_{os.getpid()}"
+    with psycopg.connect(scopedb_server.admin_dsn("postgres"), autocommit=True) as conn:
+        conn.execute(sql.SQL("CREATE DATABASE {}").format(sql.Identifier(name)))
+    dsn = scopedb_server.admin_dsn(name)
+    migrations.upgrade(dsn, "0013", embedding_dim=DIM)
+    _fill(dsn)  # at 0013 each project got its partitions when it was made
+    before = _per_project(dsn, "scopedb.fragments")
+
+    def partitions() -> set[str]:
+        with psycopg.connect(dsn) as conn:
+            rows = conn.execute(
+                "SELECT c.relname FROM pg_inherits AS i JOIN pg_class AS c ON c.oid = i.inhrelid "
+                "WHERE i.inhparent = 'scopedb.fragments'::regclass"
+            ).fetchall()
+        return {r for (r,) in rows}
+
+    old_parts = partitions()
+    assert len(old_parts) == len(PROJECTS)
+    migrations.upgrade(dsn, embedding_dim=DIM)
+    assert partitions() == old_parts | {"fragments_shared"}
+    assert _per_project(dsn, "scopedb.fragments") == before
+    with psycopg.connect(dsn, autocommit=True) as conn:
+        new = conn.execute("INSERT INTO scopedb.projects (name) VALUES ('new/one') RETURNING id").fetchone()
+        assert new is not None
+        for i in range(5):
+            conn.execute("INSERT INTO scopedb.fragments (project_id, id, content) VALUES (%s, %s, 'shared row')",
+                         (new[0], f"s{i}"))  # fmt: skip
+        conn.execute("INSERT INTO scopedb_private.fragment_originals (project_id, id, content) "
+                     "VALUES (%s, 's0', 'the original')", (new[0],))  # fmt: skip
+        assert conn.execute("SELECT count(*) FROM ONLY scopedb_parts.fragments_shared").fetchone() == (5,)
+        errors = conn.execute(
+            "SELECT code, object FROM scopedb_audit.findings WHERE severity = 'error' AND code <> 'E015'"
+        ).fetchall()
+        assert errors == []
+    assert partitions() == old_parts | {"fragments_shared"}  # the new project made no table
+
+    migrations.downgrade(dsn, "0013")
+    assert partitions() == old_parts | {f"fragments_{new[0]}"}
+    assert _per_project(dsn, "scopedb.fragments") == {**before, new[0]: 5}
+    assert _per_project(dsn, "scopedb_private.fragment_search") == {**before, new[0]: 5}
+    assert _per_project(dsn, "scopedb_private.fragment_originals")[new[0]] == 1
+    with psycopg.connect(dsn) as conn:
+        errors = conn.execute(
+            "SELECT code, object FROM scopedb_audit.findings WHERE severity = 'error' AND code <> 'E015'"
+        ).fetchall()
+        assert errors == []
