@@ -44,10 +44,12 @@ def _one_connection(bench: Bench) -> Iterator[Database]:
 
 
 @contextmanager
-def counted_round_trips(db: Database) -> Iterator[list[int]]:
+def counted_round_trips(db: Database, statements: list[int] | None = None) -> Iterator[list[int]]:
     """Count the round trips the pool's one connection makes inside the block — each Sync (a pipeline, or an
     extended-protocol statement) or Query (a simple-protocol string) the client sends waits for the server — and
-    append the count to the list yielded, when the block ends. Used by the bench and by the round-trip tests."""
+    append the count to the list yielded, when the block ends; and, to ``statements`` if given, the number of
+    statements sent (an Execute each in the extended protocol; a simple-protocol string counts as one). Used by
+    the bench and by the round-trip tests."""
     found: list[int] = []
     with tempfile.TemporaryDirectory() as tmp:
         path = Path(tmp, "trace")
@@ -64,6 +66,8 @@ def counted_round_trips(db: Database) -> Iterator[list[int]]:
                     CLEAN.add(conn)
         sent = [line.split("\t") for line in path.read_text().splitlines()]
     found.append(sum(1 for fields in sent if fields[:1] == ["F"] and fields[2:3] in (["Sync"], ["Query"])))
+    if statements is not None:
+        statements.append(sum(1 for fields in sent if fields[:1] == ["F"] and fields[2:3] in (["Execute"], ["Query"])))
 
 
 def round_trips(db: Database, action: Callable[[], Any]) -> int:

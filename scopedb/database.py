@@ -259,12 +259,14 @@ class Database(Requests):
         key = kept_tokens.key(scope, actor) if self.state.scope_entry == "function" else None
         if key is not None and (kept := kept_tokens.get(key)) is not None:
             try:
-                entered = reenter(conn, kept.token)
+                entered = reenter(conn, kept.token, names=kept.project_names is None)
             except BaseException:
                 quietly_roll_back(conn)
                 raise
             if entered.project_ids and tuple(entered.project_ids) == kept.project_ids:
-                return entered
+                if kept.project_names is None:
+                    return entered
+                return Entered(entered.project_ids, dict(kept.project_names))
             quietly_roll_back(conn)  # it no longer verifies (a retired key, a renamed project): resolve afresh
             kept_tokens.discard(key)
         for attempt in (1, 2):

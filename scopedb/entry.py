@@ -78,14 +78,15 @@ def send_entry(
     return PendingEntry(entered, resolved, named, keep)
 
 
-def send_reentry(conn: psycopg.Connection[Any], token: str) -> PendingEntry:
-    """Queue BEGIN, the role and the reentry of a resolved token kept from an earlier entry, with the scope's
-    project names, in the caller's open pipeline."""
+def send_reentry(conn: psycopg.Connection[Any], token: str, *, names: bool = True) -> PendingEntry:
+    """Queue BEGIN, the role and the reentry of a resolved token kept from an earlier entry (with ``names``, the
+    scope's project names too) in the caller's open pipeline. A token kept with its names needs no lookup:
+    reenter_scope returns its ids only if the database still gives those ids the token's names."""
     CLEAN.discard(conn)
     for statement in BEGIN_AS_APP:
         conn.execute(statement)
     entered = conn.execute(sqlfiles.query("session", "reenter_scope"), {"token": token})
-    named = conn.execute(sqlfiles.query("session", "scope_projects"))
+    named = conn.execute(sqlfiles.query("session", "scope_projects")) if names else None
     return PendingEntry(entered, names=named, reentry=True)
 
 
@@ -150,12 +151,12 @@ def enter_token(
     return Entered([int(pid) for pid in row[0]], project_names)
 
 
-def reenter(conn: psycopg.Connection[Any], token: str) -> Entered:
-    """BEGIN, become scopedb_app and set a resolved token kept from an earlier entry, reading the scope's
-    project names: one round trip. No project ids means the token no longer verifies."""
+def reenter(conn: psycopg.Connection[Any], token: str, *, names: bool = True) -> Entered:
+    """BEGIN, become scopedb_app and set a resolved token kept from an earlier entry (with ``names``, reading the
+    scope's project names): one round trip. No project ids means the token no longer verifies."""
     try:
         with conn.pipeline():
-            pending = send_reentry(conn, token)
+            pending = send_reentry(conn, token, names=names)
         return read_entry(pending)
     except psycopg.Error as exc:
         raise translate(exc) from exc

@@ -10,7 +10,7 @@ discards any other, so a transaction interrupted mid-COMMIT never hands its sess
 from __future__ import annotations
 
 import logging
-from typing import Any, Literal, LiteralString
+from typing import Any, Literal
 
 import psycopg
 from psycopg import sql
@@ -69,27 +69,15 @@ def end_cleanup(conn: psycopg.Connection[Any], statement: Literal["COMMIT", "ROL
         remove_stored_settings(conn)
 
 
-#: The session cleanup as separate statements, for a pipeline (extended protocol takes one statement at a time).
-CLEANUP_STATEMENTS: tuple[LiteralString, ...] = tuple(
-    part.strip()
-    for part in "\n".join(
-        line for line in sqlfiles.query("session", "end_cleanup").splitlines() if not line.lstrip().startswith("--")
-    ).split(";")
-    if part.strip()
-)
-
-
 def send_end(conn: psycopg.Connection[Any], statement: Literal["COMMIT", "ROLLBACK"]) -> psycopg.Cursor[Any]:
-    """Queue ``statement`` and the session cleanup in the caller's open pipeline, behind the transaction's own
-    statements: the end then costs no round trip of its own. Returns the cursor of the last statement (whether
-    settings are stored for the login), for :func:`read_end` once the pipeline has synced; if anything before it
-    failed, the pipeline skipped it, and the caller ends with :func:`end` instead."""
+    """Queue the session cleanup and ``statement`` in the caller's open pipeline, behind the transaction's own
+    statements: the end then costs no round trip of its own, and two statements (``scopedb.clean_session``, inside
+    the transaction, says why). Returns the cursor of the cleanup (whether settings are stored for the login), for
+    :func:`read_end` once the pipeline has synced; if anything before it failed, the pipeline skipped the rest,
+    and the caller ends with :func:`end` instead."""
+    cleaned = conn.execute(sqlfiles.query("session", "clean_session"))
     conn.execute(statement)
-    last = None
-    for cleanup in CLEANUP_STATEMENTS:
-        last = conn.execute(cleanup)
-    assert last is not None
-    return last
+    return cleaned
 
 
 def read_end(conn: psycopg.Connection[Any], last: psycopg.Cursor[Any]) -> None:

@@ -8,7 +8,7 @@ discards any other, so a transaction interrupted mid-COMMIT never hands its sess
 from __future__ import annotations
 
 import logging
-from typing import Any, Literal, LiteralString
+from typing import Any, Literal
 
 import psycopg
 from psycopg import sql
@@ -67,29 +67,17 @@ async def end_cleanup(conn: psycopg.AsyncConnection[Any], statement: Literal["CO
         await remove_stored_settings(conn)
 
 
-#: The session cleanup as separate statements, for a pipeline (extended protocol takes one statement at a time).
-CLEANUP_STATEMENTS: tuple[LiteralString, ...] = tuple(
-    part.strip()
-    for part in "\n".join(
-        line for line in sqlfiles.query("session", "end_cleanup").splitlines() if not line.lstrip().startswith("--")
-    ).split(";")
-    if part.strip()
-)
-
-
 async def send_end(
     conn: psycopg.AsyncConnection[Any], statement: Literal["COMMIT", "ROLLBACK"]
 ) -> psycopg.AsyncCursor[Any]:
-    """Queue ``statement`` and the session cleanup in the caller's open pipeline, behind the transaction's own
-    statements: the end then costs no round trip of its own. Returns the cursor of the last statement (whether
-    settings are stored for the login), for :func:`read_end` once the pipeline has synced; if anything before it
-    failed, the pipeline skipped it, and the caller ends with :func:`end` instead."""
+    """Queue the session cleanup and ``statement`` in the caller's open pipeline, behind the transaction's own
+    statements: the end then costs no round trip of its own, and two statements (``scopedb.clean_session``, inside
+    the transaction, says why). Returns the cursor of the cleanup (whether settings are stored for the login), for
+    :func:`read_end` once the pipeline has synced; if anything before it failed, the pipeline skipped the rest,
+    and the caller ends with :func:`end` instead."""
+    cleaned = await conn.execute(sqlfiles.query("session", "clean_session"))
     await conn.execute(statement)
-    last = None
-    for cleanup in CLEANUP_STATEMENTS:
-        last = await conn.execute(cleanup)
-    assert last is not None
-    return last
+    return cleaned
 
 
 async def read_end(conn: psycopg.AsyncConnection[Any], last: psycopg.AsyncCursor[Any]) -> None:

@@ -195,7 +195,11 @@ def one_round_trip(
     cur = conn.cursor()
     try:
         with conn.pipeline():
-            pending = send_reentry(conn, reentry.token) if reentry is not None else send_entry(conn, token, keep=keep)
+            pending = (
+                send_reentry(conn, reentry.token, names=False)
+                if reentry is not None
+                else send_entry(conn, token, keep=keep)
+            )
             cur.execute(query, params)
             last = send_end(conn, "COMMIT")
     except psycopg.Error as exc:

@@ -198,7 +198,9 @@ async def one_round_trip(
     try:
         async with conn.pipeline():
             pending = await (
-                send_reentry(conn, reentry.token) if reentry is not None else send_entry(conn, token, keep=keep)
+                send_reentry(conn, reentry.token, names=False)
+                if reentry is not None
+                else send_entry(conn, token, keep=keep)
             )
             await cur.execute(query, params)
             last = await send_end(conn, "COMMIT")

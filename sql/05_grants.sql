@@ -60,6 +60,7 @@ GRANT EXECUTE ON FUNCTION scopedb.scope_path_exclude() TO scopedb_app;
 GRANT EXECUTE ON FUNCTION scopedb.scope_name_include() TO scopedb_app;
 GRANT EXECUTE ON FUNCTION scopedb.scope_name_exclude() TO scopedb_app;
 GRANT EXECUTE ON FUNCTION scopedb.reenter_scope(text) TO scopedb_app;
+GRANT EXECUTE ON FUNCTION scopedb.clean_session() TO scopedb_app;
 GRANT EXECUTE ON FUNCTION scopedb.text_candidates(tsquery, integer) TO scopedb_app;
 GRANT EXECUTE ON FUNCTION scopedb.nearest_fragments(vector, integer, bigint[], text, boolean, integer, integer) TO scopedb_app;
 GRANT EXECUTE ON FUNCTION scopedb.lock_project_tiers(bigint) TO scopedb_app;

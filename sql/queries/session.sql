@@ -57,6 +57,7 @@ RETURNING id;
 -- kept: the only ones a session holds are scopedb's own functions' (a tenant can create no function, and its
 -- prepared statements are deallocated here), and those whose plan could depend on a scope's parameters pin
 -- plan_cache_mode = force_custom_plan; discarding the rest made every transaction plan the scope checks again.
+-- scopedb.clean_session does the same inside a transaction, for pipelined requests (a test holds the two alike).
 CLOSE ALL;
 RESET ALL;
 RESET ROLE;
@@ -68,6 +69,11 @@ SELECT EXISTS (SELECT FROM pg_catalog.pg_db_role_setting AS s
                   AND s.setdatabase IN (0, (SELECT d.oid FROM pg_catalog.pg_database AS d
                                              WHERE d.datname = pg_catalog.current_database()))),
        pg_catalog.pg_advisory_unlock_all();
+
+-- name: clean_session
+-- The cleanup of end_cleanup, inside the transaction just before its COMMIT, as one statement (for a pipeline,
+-- where each statement costs about as much as a small query): scopedb.clean_session says why.
+SELECT scopedb.clean_session();
 
 -- name: stored_settings
 -- Checked when a connection is made: the settings stored for the login (in every database, or in this one) —

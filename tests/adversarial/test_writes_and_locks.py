@@ -203,13 +203,20 @@ def test_55_a_cannot_hold_b_s_tier_lock(tenants: Tenants) -> None:
 
 def test_55_no_function_of_scopedb_takes_an_advisory_lock(tenants: Tenants) -> None:
     """Advisory lock keys are one namespace for every session; scopedb serialises per project with row locks on
-    an owner-only table instead, which no tenant can name."""
+    an owner-only table instead, which no tenant can name. (It releases them: scopedb.clean_session ends a
+    request by unlocking whatever session advisory locks a tenant's statement took.)"""
     found = _admin(
         tenants,
         "SELECT p.oid::regprocedure::text FROM pg_proc AS p JOIN pg_namespace AS n ON n.oid = p.pronamespace "
-        "WHERE n.nspname LIKE 'scopedb%%' AND p.prosrc ~ 'pg_(try_)?advisory'",
+        "WHERE n.nspname LIKE 'scopedb%%' AND p.prosrc ~ 'pg_(try_)?advisory_(xact_)?lock'",
     )
     assert found == []
+    unlocking = _admin(
+        tenants,
+        "SELECT p.oid::regprocedure::text FROM pg_proc AS p JOIN pg_namespace AS n ON n.oid = p.pronamespace "
+        "WHERE n.nspname LIKE 'scopedb%%' AND p.prosrc ~ 'pg_advisory_unlock'",
+    )
+    assert unlocking == [("scopedb.clean_session()",)]
 
 
 def test_56_residual_one_bit_about_hidden_rows_of_the_caller_s_own_project(tenants: Tenants) -> None:

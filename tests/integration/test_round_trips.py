@@ -11,8 +11,9 @@ from collections.abc import Iterator
 import pytest
 
 from bench.requests import counted_round_trips
-from scopedb import Database, Fragment, ResourceScope
+from scopedb import Database, Fragment, ResourceScope, sqlfiles
 from scopedb.errors import InvalidArgumentError, PermissionDeniedError, QueryError
+from scopedb.logins import CLEAN
 from scopedb.server import Server
 from tests.async_bridge import AsyncBridge
 from tests.conftest import Tenants
@@ -44,6 +45,50 @@ def test_run_is_one_round_trip_fresh_and_kept(one: Database, tenants: Tenants) -
     assert fresh.rows  # and they are the scope's rows only:
     with tenants.db.scoped(scope) as s:
         assert s.execute("SELECT id FROM scopedb.fragments ORDER BY id").rows == fresh.rows
+
+
+def test_a_kept_request_sends_six_statements_and_leaves_the_session_clean(one: Database, tenants: Tenants) -> None:
+    """BEGIN, the role, the reentry, the statement, scopedb.clean_session() and COMMIT: the cleanup runs inside the
+    transaction (it was COMMIT and six statements after it). Whatever the statement left in the session — a
+    session-level setting, a held cursor, a prepared statement, a LISTEN, an advisory lock, sequence state, the
+    role — is gone before the connection is lent again."""
+    scope = tenants.scope("acme/api")
+    one.run(scope, "SELECT 1")  # the resolved token is kept from here on
+    statements: list[int] = []
+    with counted_round_trips(one, statements) as trips:
+        one.run(scope, "SELECT id FROM scopedb.fragments LIMIT 1")
+    assert (trips, statements) == ([1], [6])
+    one.run(scope, "SELECT set_config('scopedb.scope_token', 'forged', false), set_config('work_mem', '77MB', false),"
+                   " pg_advisory_lock(4242)")  # fmt: skip
+    one.run(scope, "DECLARE held CURSOR WITH HOLD FOR SELECT 1")
+    one.run(scope, "PREPARE kept AS SELECT 1")
+    one.run(scope, "LISTEN tenant_channel")
+    with one._pool().connection() as conn:  # the pool's one connection, as the next request gets it
+        state = conn.execute(
+            "SELECT current_setting('scopedb.scope_token', true), current_setting('work_mem'), current_user::text,"
+            " (SELECT count(*) FROM pg_cursors), (SELECT count(*) FROM pg_prepared_statements),"
+            " (SELECT count(*) FROM pg_listening_channels()),"
+            " (SELECT count(*) FROM pg_locks WHERE locktype = 'advisory' AND pid = pg_backend_pid())"
+        ).fetchone()
+        CLEAN.add(conn)
+    assert state is not None
+    assert state[0] in (None, "")
+    assert state[1] != "77MB"
+    assert state[2] == conn.info.user
+    assert state[3:] == (0, 0, 0, 0)
+
+
+def test_the_pipelined_cleanup_does_what_the_simple_one_does() -> None:
+    """scopedb.clean_session (inside the transaction, for pipelines) and end_cleanup (after it, one string) are
+    two spellings of one cleanup: the same commands, in sql/03_functions.sql and sql/queries/session.sql."""
+    body = (sqlfiles.resource_dir("sql") / "03_functions.sql").read_text()
+    body = body[body.index("CREATE FUNCTION scopedb.clean_session()") :]
+    body = body[: body.index("$$;")]
+    commands = {"CLOSE ALL", "RESET ALL", "RESET ROLE", "DEALLOCATE ALL", "DISCARD SEQUENCES", "UNLISTEN *",
+                "pg_advisory_unlock_all()", "pg_db_role_setting"}  # fmt: skip
+    simple = sqlfiles.query("session", "end_cleanup")
+    assert {c for c in commands if c in simple} == commands
+    assert {c for c in commands if c in body} == commands
 
 
 def test_a_scoped_block_costs_entry_statements_and_end(one: Database, tenants: Tenants) -> None:
