@@ -162,13 +162,18 @@ SELECT u.* FROM (
       WHERE f.project_id = ANY (%(scanned)s) AND cardinality(%(scanned)s::bigint[]) > 0 AND f.embedding IS NOT NULL
       ORDER BY f.embedding <=> %(q)s::vector LIMIT 10)) AS u
  ORDER BY u.distance LIMIT 10"""
-# The statement scopedb.text_candidates runs as the owner, likewise.
+# The statement scopedb.text_candidates runs as the owner, likewise (for a scope without resources or patterns).
 _TEXT_PLANNED = """
-SELECT s.project_id, s.id, ts_rank_cd(s.tsv, q) FROM scopedb_private.fragment_search AS s
-  JOIN scopedb.fragments AS f ON f.project_id = s.project_id AND f.id = s.id,
-       websearch_to_tsquery('english', %(term)s) AS q
- WHERE s.tsv @@ q AND s.project_id = ANY (%(ids)s) AND f.project_id = ANY (%(ids)s)
- ORDER BY 3 DESC, 1, 2 LIMIT 10"""
+SELECT b.project_id, b.id, b.rank, f.resource_id, f.path, f.fqn, f.content
+  FROM (SELECT s.project_id, s.id, ts_rank_cd(s.tsv, q) AS rank
+          FROM scopedb_private.fragment_search AS s, websearch_to_tsquery('english', %(term)s) AS q
+         WHERE s.tsv @@ q AND s.project_id = ANY (%(ids)s)
+           AND (s.valid_from <= now() AND (s.valid_to IS NULL OR s.valid_to > now())) IS NOT FALSE
+           AND (COALESCE(s.resource_id, '') = ANY (NULL::text[])) IS NOT FALSE
+         ORDER BY 3 DESC, 1, 2 LIMIT 10) AS b
+  JOIN scopedb.fragments AS f ON f.project_id = b.project_id AND f.id = b.id
+ WHERE f.project_id = ANY (%(ids)s)
+ ORDER BY 3 DESC, 1, 2"""
 
 
 def _planning_ms(rows: list[Any]) -> float:

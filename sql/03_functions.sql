@@ -781,10 +781,10 @@ BEGIN
             'FOR VALUES IN (%s)', project, project);
     END IF;
     -- The full-text copies, into the project's own partition (the tsvectors are stored: nothing is parsed again).
-    INSERT INTO scopedb_private.fragment_search AS s (project_id, id, tsv)
-    SELECT f.project_id, f.id, f.tsv FROM scopedb.fragments AS f WHERE f.project_id = project
-    ON CONFLICT ON CONSTRAINT fragment_search_pkey DO UPDATE SET tsv = EXCLUDED.tsv
-     WHERE s.tsv IS DISTINCT FROM EXCLUDED.tsv;
+    INSERT INTO scopedb_private.fragment_search AS s (project_id, id, tsv, resource_id, path, fqn, valid_from, valid_to)
+    SELECT f.project_id, f.id, f.tsv, f.resource_id, f.path, f.fqn, f.valid_from, f.valid_to
+      FROM scopedb.fragments AS f WHERE f.project_id = project
+    ON CONFLICT ON CONSTRAINT fragment_search_pkey DO NOTHING;
 END
 $$;
 COMMENT ON FUNCTION scopedb_private.create_project_storage(bigint) IS
@@ -909,30 +909,25 @@ COMMENT ON FUNCTION scopedb_private.storage_plan(integer, boolean, bigint[]) IS
 -- ---------------------------------------------------------------------------------------------------------------
 
 -- Scoped full-text candidates: the best `max_rows` fragments matching `query`, with their ts_rank_cd. The GIN
--- index of scopedb_private.fragment_search finds the matches (it has no RLS, so the index is usable); the join to
--- scopedb.fragments runs under the owner's scope policy, which applies the verified scope exactly as the app's
--- restrictive policy does (projects, time, resources, paths, names). Callers join the result to fragments again
--- as scopedb_app for content and snippets, so RLS checks every returned row a second time.
+-- index of scopedb_private.fragment_search finds the matches (it has no RLS, so the index is usable), and the
+-- verified scope is applied to them there: the copy carries the columns the read policy judges, and the predicate
+-- below is that policy's, term for term, with the scope's values read once (one verification of the token, not
+-- one per accessor) and inlined as constants (plan_cache_mode), so the planner prunes to the scope's partitions
+-- and drops the checks a scope does not need (no patterns: no pattern test at all). Only the best `max_rows` are
+-- then joined to scopedb.fragments, for their content, and that join runs under the owner's policy "owner searches
+-- the fragments of the entered scope", which is the app's read policy (the audit holds both to the manifest): every
+-- row returned is checked by it once more, so a copy out of step could only ever return fewer rows, never another
+-- row. Joining every match, as this did, cost a common word in a wide scope four times what ranking it costs
+-- (measured: 1,000,000 fragments, 60 projects; 1.6 s against 0.42 s for the owner's ranking with an explicit
+-- WHERE).
 --
 -- Each project's words are in its own partition (scopedb_parts.fragment_search_<id>, with a GIN index once the
--- project is large enough), and the scope's project ids, a constant in each plan (plan_cache_mode), prune the
--- others away before anything is read. The function runs with the caller's settings unless it pins them:
--- gin_fuzzy_search_limit thinned every tenant's matches before the scope join, so the count A got back for a word
--- told A how often other tenants use it. The settings below are fixed for the call. The statement is static (no
--- EXECUTE), and no function shows its plan: a plan made as the owner, from every tenant's statistics, changed
--- shape with how common A's word was across all tenants.
---
--- The two tables are partitioned alike, so the join is made partition by partition (enable_partitionwise_join):
--- each project's pair is planned from its own statistics, a nested loop of key probes for a word the project
--- rarely uses, a hash join where it is common. Joined as whole tables, one plan served every partition: at 1M
--- rows the planner hashed every fragment of a wide scope for a rare word (570 ms where probes take 17), and
--- forcing probes everywhere cost 3.9 s for a common one (measured: 1,000,000 fragments, 60 projects, the bench
--- corpus; partition-wise 56 ms and 1.1 s).
---
--- It returns the fragments' columns too: the join already reads each candidate's row under the owner's policy
--- "owner searches the fragments of the entered scope", whose predicate is the app's read policy (the audit holds
--- both to the manifest). Reading the candidates back by key under the app's policies, as search_text did,
--- checked the same predicate a second time and cost a second set of scope checks and a probe per candidate.
+-- project is large enough; the small projects' in the shared partition, searched through the primary key), and the
+-- scope's project ids prune the others away before anything is read. The function runs with the caller's settings
+-- unless it pins them: gin_fuzzy_search_limit thinned every tenant's matches before the scope filter, so the count
+-- A got back for a word told A how often other tenants use it. The settings below are fixed for the call. The
+-- statement is static (no EXECUTE), and no function shows its plan: a plan made as the owner, from every tenant's
+-- statistics, changed shape with how common A's word was across all tenants.
 CREATE FUNCTION scopedb.text_candidates(query tsquery, max_rows integer)
 RETURNS TABLE (project_id bigint, id text, rank real, resource_id text, path text, fqn text, content text)
 LANGUAGE plpgsql
@@ -949,11 +944,17 @@ SET enable_mergejoin = on
 SET enable_sort = on
 SET jit = off
 SET enable_partition_pruning = on
-SET enable_partitionwise_join = on
 SET plan_cache_mode = force_custom_plan
 AS $$
 DECLARE
-    ids bigint[] := scopedb.scope_project_ids();
+    c scopedb_private.scope_claims := scopedb_private.verified_claims();
+    ids bigint[] := c.project_ids;
+    as_of timestamptz;
+    patterns boolean;
+    path_include text[];
+    path_exclude text[];
+    name_include text[];
+    name_exclude text[];
 BEGIN
     IF max_rows IS NULL OR max_rows < 0 OR max_rows > 100000 THEN
         RAISE EXCEPTION 'max_rows must be between 0 and 100000' USING ERRCODE = 'invalid_parameter_value';
@@ -961,13 +962,36 @@ BEGIN
     IF COALESCE(pg_catalog.cardinality(ids), 0) = 0 THEN  -- no scope: nothing, and no partition opened
         RETURN;
     END IF;
+    -- What the accessors return for a valid, resolved scope (scopedb.scope_as_of, scope_filters_content, the
+    -- pattern accessors; scope_resource_filter is c.resource_filter itself).
+    as_of := CASE WHEN c."time" = 'all' THEN NULL
+                  WHEN c."time" IS NULL OR c."time" = 'current' THEN pg_catalog.now()
+                  ELSE c."time"::timestamptz END;
+    patterns := COALESCE(pg_catalog.cardinality(c.path_include), 0) + COALESCE(pg_catalog.cardinality(c.path_exclude), 0)
+              + COALESCE(pg_catalog.cardinality(c.name_include), 0) + COALESCE(pg_catalog.cardinality(c.name_exclude), 0)
+              > 0;
+    path_include := scopedb_private.anchored(NULLIF(c.path_include, '{}'));
+    path_exclude := scopedb_private.anchored(NULLIF(c.path_exclude, '{}'));
+    name_include := scopedb_private.anchored(NULLIF(c.name_include, '{}'));
+    name_exclude := scopedb_private.anchored(NULLIF(c.name_exclude, '{}'));
     RETURN QUERY
-        SELECT s.project_id, s.id, pg_catalog.ts_rank_cd(s.tsv, query), f.resource_id, f.path, f.fqn, f.content
-          FROM scopedb_private.fragment_search AS s
-          JOIN scopedb.fragments AS f ON f.project_id = s.project_id AND f.id = s.id
-         WHERE s.tsv @@ query AND s.project_id = ANY (ids) AND f.project_id = ANY (ids)
-         ORDER BY 3 DESC, 1, 2   -- by position: the names are also this function's output columns
-         LIMIT max_rows;
+        SELECT b.project_id, b.id, b.rank, f.resource_id, f.path, f.fqn, f.content
+          FROM (SELECT s.project_id, s.id, pg_catalog.ts_rank_cd(s.tsv, query) AS rank
+                  FROM scopedb_private.fragment_search AS s
+                 WHERE s.tsv @@ query AND s.project_id = ANY (ids)
+                   -- The read policy on scopedb.fragments (sql/04_policies.sql), on the copied columns.
+                   AND (s.valid_from <= as_of AND (s.valid_to IS NULL OR s.valid_to > as_of)) IS NOT FALSE
+                   AND (COALESCE(s.resource_id, '') = ANY (c.resource_filter)) IS NOT FALSE
+                   AND (NOT patterns
+                        OR ((COALESCE(s.path, '') ~ ANY (path_include)) IS NOT FALSE
+                            AND (COALESCE(s.path, '') ~ ANY (path_exclude)) IS NOT TRUE
+                            AND (COALESCE(s.fqn, '') ~ ANY (name_include)) IS NOT FALSE
+                            AND (COALESCE(s.fqn, '') ~ ANY (name_exclude)) IS NOT TRUE))
+                 ORDER BY 3 DESC, 1, 2
+                 LIMIT max_rows) AS b
+          JOIN scopedb.fragments AS f ON f.project_id = b.project_id AND f.id = b.id
+         WHERE f.project_id = ANY (ids)
+         ORDER BY 3 DESC, 1, 2;   -- by position: the names are also this function's output columns
 END
 $$;
 COMMENT ON FUNCTION scopedb.text_candidates(tsquery, integer) IS
@@ -1462,16 +1486,21 @@ SET search_path = pg_catalog, pg_temp
 AS $$
 BEGIN
     -- "changed" is the statement's transition table of new rows (inserted, or updated in any column: a trigger
-    -- with a transition table cannot name columns). Rows whose text did not change are skipped by the WHERE.
-    INSERT INTO scopedb_private.fragment_search AS s (project_id, id, tsv)
-    SELECT c.project_id, c.id, c.tsv FROM changed AS c
-    ON CONFLICT ON CONSTRAINT fragment_search_pkey DO UPDATE SET tsv = EXCLUDED.tsv
-     WHERE s.tsv IS DISTINCT FROM EXCLUDED.tsv;
+    -- with a transition table cannot name columns). Rows whose copied columns did not change are skipped by the
+    -- WHERE.
+    INSERT INTO scopedb_private.fragment_search AS s (project_id, id, tsv, resource_id, path, fqn, valid_from, valid_to)
+    SELECT c.project_id, c.id, c.tsv, c.resource_id, c.path, c.fqn, c.valid_from, c.valid_to FROM changed AS c
+    ON CONFLICT ON CONSTRAINT fragment_search_pkey DO UPDATE
+       SET tsv = EXCLUDED.tsv, resource_id = EXCLUDED.resource_id, path = EXCLUDED.path, fqn = EXCLUDED.fqn,
+           valid_from = EXCLUDED.valid_from, valid_to = EXCLUDED.valid_to
+     WHERE (s.tsv, s.resource_id, s.path, s.fqn, s.valid_from, s.valid_to)
+           IS DISTINCT FROM (EXCLUDED.tsv, EXCLUDED.resource_id, EXCLUDED.path, EXCLUDED.fqn, EXCLUDED.valid_from,
+                             EXCLUDED.valid_to);
     RETURN NULL;
 END
 $$;
 COMMENT ON FUNCTION scopedb_private.sync_fragment_search() IS
-    'Copies the tsvectors of a statement''s new or changed fragments into the owner-only full-text index.';
+    'Copies the tsvectors and scope columns of a statement''s new or changed fragments into the owner-only full-text copy.';
 
 CREATE TRIGGER fragments_sync_search_insert
     AFTER INSERT ON scopedb.fragments

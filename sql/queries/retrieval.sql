@@ -4,9 +4,9 @@
 -- Probes by primary key of an unpartitioned table (rows reached from a row already in scope) leave it out.
 
 -- name: search_text
--- Candidates, with their rows, come from scopedb.text_candidates (the scope's partitions' GIN indexes, joined to
--- the fragments under the owner's policy for the entered scope, which is the app's read policy); snippets are made
--- here, for the page asked for only.
+-- Candidates, with their rows, come from scopedb.text_candidates (the scope's partitions' GIN indexes and the
+-- scope applied to the full-text copy; the best few joined to the fragments under the owner's policy for the
+-- entered scope, which is the app's read policy); snippets are made here, for the page asked for only.
 WITH q AS (SELECT pg_catalog.websearch_to_tsquery(%(config)s::regconfig, %(query)s) AS query)
 SELECT c.project_id, c.id, c.resource_id, c.path, c.fqn, c.content, c.rank,
        pg_catalog.ts_headline(%(config)s::regconfig, c.content, q.query, %(headline)s) AS snippet

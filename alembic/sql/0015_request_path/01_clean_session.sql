@@ -1,4 +1,4 @@
--- Revision 0015: a pipelined request ends with two statements, scopedb.clean_session() inside the transaction and
+-- Revision 0015 (issue 19, the request path): a pipelined request ends with two statements, scopedb.clean_session() inside the transaction and
 -- COMMIT, instead of COMMIT and six statements of session cleanup.
 
 SET ROLE scopedb_owner;
