@@ -1034,6 +1034,7 @@ DECLARE
     indexed bigint[];
     scanned bigint[];
     one bigint;
+    names text[] := '{}';
     found text[];
     -- The index answer, column by column, in distance order.
     a_project bigint[];
@@ -1055,12 +1056,15 @@ BEGIN
     END IF;
     IF metric = 'cosine' AND NOT exact THEN
         -- Which of the projects have an HNSW index on their partition: one lookup of their names in pg_class (the
-        -- catalog is readable by every role), simple to plan. An index left invalid by a failed build is one the
-        -- planner will not use; with sorts off it then scans and sorts that partition, slow but still exact.
+        -- catalog is readable by every role) by its (relname, relnamespace) index. The names are built here, not
+        -- in the statement: a subquery there made the lookup cost more to plan (it is planned on every call) than
+        -- all of the rest of the function. An index left invalid by a failed build is one the planner will not
+        -- use; with sorts off it then scans and sorts that partition, slow but still exact.
+        FOREACH one IN ARRAY projects LOOP
+            names := names || ('fragments_' || one || '_embedding_hnsw');
+        END LOOP;
         found := ARRAY(SELECT c.relname::text FROM pg_catalog.pg_class AS c
-                        WHERE c.relnamespace = 'scopedb_parts'::regnamespace
-                          AND c.relname = ANY (ARRAY(SELECT 'fragments_' || p || '_embedding_hnsw'
-                                                       FROM pg_catalog.unnest(projects) AS p)));
+                        WHERE c.relnamespace = 'scopedb_parts'::regnamespace AND c.relname = ANY (names::name[]));
         indexed := '{}';
         scanned := '{}';
         FOREACH one IN ARRAY projects LOOP
@@ -1072,37 +1076,48 @@ BEGIN
         END LOOP;
     END IF;
     IF metric = 'cosine' AND NOT exact AND pg_catalog.cardinality(indexed) > 0 THEN
-        -- An empty list alone would be `project_id = ANY ('{}')`, which under RLS the planner finds false only
-        -- after opening and locking every partition (10,000 projects: out of lock slots); the exact branch also
-        -- says `cardinality(scanned) > 0`, a constant false then, which prunes every partition before any is opened.
+        -- Neither list reaches a statement empty: `project_id = ANY ('{}')` is found false under RLS only after
+        -- every partition is opened and locked (10,000 projects: out of lock slots).
         PERFORM pg_catalog.set_config('hnsw.ef_search', GREATEST(LEAST(ef_search, 1000), k, 1)::text, true),
                 pg_catalog.set_config('hnsw.max_scan_tuples', GREATEST(max_scan_tuples, 1)::text, true),
                 pg_catalog.set_config('enable_sort', 'off', true);
-        SELECT pg_catalog.array_agg(u.project_id ORDER BY u.distance, u.project_id, u.id),
-               pg_catalog.array_agg(u.id ORDER BY u.distance, u.project_id, u.id),
-               pg_catalog.array_agg(u.resource_id ORDER BY u.distance, u.project_id, u.id),
-               pg_catalog.array_agg(u.path ORDER BY u.distance, u.project_id, u.id),
-               pg_catalog.array_agg(u.fqn ORDER BY u.distance, u.project_id, u.id),
-               pg_catalog.array_agg(u.content ORDER BY u.distance, u.project_id, u.id),
-               pg_catalog.array_agg(u.distance ORDER BY u.distance, u.project_id, u.id)
-          INTO a_project, a_id, a_resource, a_path, a_fqn, a_content, a_distance
-          FROM (SELECT b.* FROM (
-                    (SELECT f.project_id, f.id, f.resource_id, f.path, f.fqn, f.content,
-                            (f.embedding <=> query)::double precision AS distance
-                       FROM scopedb.fragments AS f
-                      WHERE f.project_id = ANY (indexed) AND f.embedding IS NOT NULL
-                      ORDER BY f.embedding <=> query
-                      LIMIT k)
-                    UNION ALL
-                    (SELECT f.project_id, f.id, f.resource_id, f.path, f.fqn, f.content,
-                            (f.embedding <=> query)::double precision AS distance
-                       FROM scopedb.fragments AS f
-                      WHERE f.project_id = ANY (scanned) AND pg_catalog.cardinality(scanned) > 0
-                        AND f.embedding IS NOT NULL
-                      ORDER BY f.embedding <=> query
-                      LIMIT k)) AS b
-                 ORDER BY b.distance
-                 LIMIT k) AS u;
+        -- The answer is staged in arrays, in the order the statement returns it (distance order; one aggregate
+        -- step over the same rows keeps the arrays aligned, where an ORDER BY in each aggregate sorted seven
+        -- times). A scope whose projects all have an index, the common case for large tenants, plans one branch,
+        -- not two: planning the second, empty one cost as much as reading the index.
+        IF pg_catalog.cardinality(scanned) = 0 THEN
+            SELECT pg_catalog.array_agg(u.project_id), pg_catalog.array_agg(u.id), pg_catalog.array_agg(u.resource_id),
+                   pg_catalog.array_agg(u.path), pg_catalog.array_agg(u.fqn), pg_catalog.array_agg(u.content),
+                   pg_catalog.array_agg(u.distance)
+              INTO a_project, a_id, a_resource, a_path, a_fqn, a_content, a_distance
+              FROM (SELECT f.project_id, f.id, f.resource_id, f.path, f.fqn, f.content,
+                           (f.embedding <=> query)::double precision AS distance
+                      FROM scopedb.fragments AS f
+                     WHERE f.project_id = ANY (indexed) AND f.embedding IS NOT NULL
+                     ORDER BY f.embedding <=> query
+                     LIMIT k) AS u;
+        ELSE
+            SELECT pg_catalog.array_agg(u.project_id), pg_catalog.array_agg(u.id), pg_catalog.array_agg(u.resource_id),
+                   pg_catalog.array_agg(u.path), pg_catalog.array_agg(u.fqn), pg_catalog.array_agg(u.content),
+                   pg_catalog.array_agg(u.distance)
+              INTO a_project, a_id, a_resource, a_path, a_fqn, a_content, a_distance
+              FROM (SELECT b.* FROM (
+                        (SELECT f.project_id, f.id, f.resource_id, f.path, f.fqn, f.content,
+                                (f.embedding <=> query)::double precision AS distance
+                           FROM scopedb.fragments AS f
+                          WHERE f.project_id = ANY (indexed) AND f.embedding IS NOT NULL
+                          ORDER BY f.embedding <=> query
+                          LIMIT k)
+                        UNION ALL
+                        (SELECT f.project_id, f.id, f.resource_id, f.path, f.fqn, f.content,
+                                (f.embedding <=> query)::double precision AS distance
+                           FROM scopedb.fragments AS f
+                          WHERE f.project_id = ANY (scanned) AND f.embedding IS NOT NULL
+                          ORDER BY f.embedding <=> query
+                          LIMIT k)) AS b
+                     ORDER BY b.distance
+                     LIMIT k) AS u;
+        END IF;
         IF COALESCE(pg_catalog.cardinality(a_id), 0) >= k THEN
             RETURN QUERY
                 SELECT r.*, true
