@@ -150,7 +150,12 @@ graph_nodes = sa.Table(
     sa.Column("fqn", sa.Text),
     sa.Column("properties", pg.JSONB, nullable=False, server_default=sa.text("'{}'::jsonb")),
     sa.Column("created_at", sa.DateTime(timezone=True), nullable=False, server_default=sa.text("now()")),
+    # What the read policy judges a node by, never NULL: the key graph_edges' copies reference.
+    sa.Column("resource_key", sa.Text, sa.Computed("COALESCE(resource_id, '')", persisted=True), nullable=False),
+    sa.Column("path_key", sa.Text, sa.Computed("COALESCE(path, '')", persisted=True), nullable=False),
+    sa.Column("fqn_key", sa.Text, sa.Computed("COALESCE(fqn, '')", persisted=True), nullable=False),
     sa.ForeignKeyConstraint(["project_id", "resource_id"], ["scopedb.resources.project_id", "scopedb.resources.id"]),
+    sa.UniqueConstraint("project_id", "id", "resource_key", "path_key", "fqn_key", name="graph_nodes_scope_key"),
 )
 
 graph_edges = sa.Table(
@@ -162,8 +167,22 @@ graph_edges = sa.Table(
     sa.Column("relation", sa.Text, primary_key=True, server_default="related"),
     sa.Column("weight", sa.REAL, nullable=False, server_default="1"),
     sa.Column("created_at", sa.DateTime(timezone=True), nullable=False, server_default=sa.text("now()")),
-    sa.ForeignKeyConstraint(["project_id", "src"], ["scopedb.graph_nodes.project_id", "scopedb.graph_nodes.id"]),
-    sa.ForeignKeyConstraint(["project_id", "dst"], ["scopedb.graph_nodes.project_id", "scopedb.graph_nodes.id"]),
+    # Copies of each end's resource, path and name, which the edge policy tests. Leave them out of an INSERT: the
+    # database fills them from the nodes the scope can see, and the foreign keys keep them equal to the nodes'.
+    *(
+        sa.Column(f"{end}_{part}", sa.Text, sa.FetchedValue(), nullable=False)
+        for end in ("src", "dst")
+        for part in ("resource", "path", "fqn")
+    ),
+    *(
+        sa.ForeignKeyConstraint(
+            ["project_id", end, f"{end}_resource", f"{end}_path", f"{end}_fqn"],
+            [f"scopedb.graph_nodes.{c}" for c in ("project_id", "id", "resource_key", "path_key", "fqn_key")],
+            name=f"graph_edges_{end}_fkey",
+            onupdate="CASCADE",
+        )
+        for end in ("src", "dst")
+    ),
 )
 
 notes = sa.Table(

@@ -151,30 +151,50 @@ CREATE TABLE scopedb.graph_nodes (
     fqn         text,
     properties  jsonb NOT NULL DEFAULT '{}',
     created_at  timestamptz NOT NULL DEFAULT now(),
+    -- What the read policy judges a node by, as never-NULL values (NULL reads as '' there): the key that
+    -- graph_edges copies for both of its ends (graph_nodes_scope_key).
+    resource_key text GENERATED ALWAYS AS (COALESCE(resource_id, '')) STORED NOT NULL,
+    path_key     text GENERATED ALWAYS AS (COALESCE(path, '')) STORED NOT NULL,
+    fqn_key      text GENERATED ALWAYS AS (COALESCE(fqn, '')) STORED NOT NULL,
     CONSTRAINT graph_nodes_pkey PRIMARY KEY (project_id, id),
     CONSTRAINT graph_nodes_resource_fkey FOREIGN KEY (project_id, resource_id)
         REFERENCES scopedb.resources (project_id, id),
     CONSTRAINT graph_nodes_id_check CHECK (id <> '' AND length(id) <= 200),
     CONSTRAINT graph_nodes_kind_check CHECK (kind <> '' AND length(kind) <= 100),
     CONSTRAINT graph_nodes_path_check CHECK (strpos(path, chr(31)) = 0),
-    CONSTRAINT graph_nodes_fqn_check CHECK (strpos(fqn, chr(31)) = 0)
+    CONSTRAINT graph_nodes_fqn_check CHECK (strpos(fqn, chr(31)) = 0),
+    -- The key below holds path and name whole; a btree entry holds at most about 2,700 bytes.
+    CONSTRAINT graph_nodes_scope_length_check CHECK (octet_length(path_key) + octet_length(fqn_key) <= 1500),
+    -- Referenced by graph_edges_src_fkey and graph_edges_dst_fkey, which cascade a change of any of these.
+    CONSTRAINT graph_nodes_scope_key UNIQUE (project_id, id, resource_key, path_key, fqn_key)
 );
 COMMENT ON TABLE scopedb.graph_nodes IS
     'Graph nodes (symbols, documents, concepts) of a project; scoped like fragments by resource, path and name.';
 
 CREATE TABLE scopedb.graph_edges (
-    project_id  bigint NOT NULL REFERENCES scopedb.projects (id) ON DELETE CASCADE,
-    src         text NOT NULL,
-    dst         text NOT NULL,
-    relation    text NOT NULL DEFAULT 'related',
-    weight      real NOT NULL DEFAULT 1,
-    created_at  timestamptz NOT NULL DEFAULT now(),
+    project_id   bigint NOT NULL REFERENCES scopedb.projects (id) ON DELETE CASCADE,
+    src          text NOT NULL,
+    dst          text NOT NULL,
+    relation     text NOT NULL DEFAULT 'related',
+    weight       real NOT NULL DEFAULT 1,
+    created_at   timestamptz NOT NULL DEFAULT now(),
+    -- Copies of what the read policy judges each end by (graph_nodes' *_key columns), so the edge policy tests
+    -- the edge row itself instead of probing graph_nodes twice per edge. They cannot disagree with the nodes:
+    -- the foreign keys below include them (a false copy is refused), and cascade every change of a node's
+    -- resource, path or name to its edges (as referential actions, which row-level security does not filter, so
+    -- also to the edges the changing scope cannot see). The app cannot update them (sql/05_grants.sql).
+    src_resource text NOT NULL,
+    src_path     text NOT NULL,
+    src_fqn      text NOT NULL,
+    dst_resource text NOT NULL,
+    dst_path     text NOT NULL,
+    dst_fqn      text NOT NULL,
     CONSTRAINT graph_edges_pkey PRIMARY KEY (project_id, src, relation, dst),
     -- Both ends in the edge's own project: an edge never crosses tenants.
-    CONSTRAINT graph_edges_src_fkey FOREIGN KEY (project_id, src)
-        REFERENCES scopedb.graph_nodes (project_id, id),
-    CONSTRAINT graph_edges_dst_fkey FOREIGN KEY (project_id, dst)
-        REFERENCES scopedb.graph_nodes (project_id, id),
+    CONSTRAINT graph_edges_src_fkey FOREIGN KEY (project_id, src, src_resource, src_path, src_fqn)
+        REFERENCES scopedb.graph_nodes (project_id, id, resource_key, path_key, fqn_key) ON UPDATE CASCADE,
+    CONSTRAINT graph_edges_dst_fkey FOREIGN KEY (project_id, dst, dst_resource, dst_path, dst_fqn)
+        REFERENCES scopedb.graph_nodes (project_id, id, resource_key, path_key, fqn_key) ON UPDATE CASCADE,
     CONSTRAINT graph_edges_relation_check CHECK (relation <> '' AND length(relation) <= 100)
 );
 COMMENT ON TABLE scopedb.graph_edges IS

@@ -18,7 +18,8 @@
 --                                                      fragments and graph nodes: path globs and name patterns, one
 --                                                      regex per pattern, read only when the scope has patterns
 --                                                      (scope_filters_content), so other scopes pay nothing for them;
---   EXISTS (visible src node) AND EXISTS (visible dst node)  graph edges.
+--   the same tests on copies of both ends' values       graph edges (src_*, dst_*: kept equal to the nodes' values by
+--                                                      foreign keys; see graph_edges below).
 -- The comparisons on indexed columns use leakproof operators (bigint/text equality), so a user-supplied function in
 -- a WHERE clause is never evaluated on a row before the scope has admitted it.
 --
@@ -339,10 +340,16 @@ CREATE POLICY "owner deletes the graph nodes of the entered scope" ON scopedb.gr
                     AND (COALESCE(fqn, '') ~ ANY ((SELECT scopedb.scope_name_exclude())::text[])) IS NOT TRUE)));
 
 -- ---------------------------------------------------------------------------------------------------------------
--- graph_edges: in scope when the project is and both endpoints are visible. The EXISTS subqueries read
--- graph_nodes under its own policies, so an edge to a hidden node is hidden, and cannot be written either.
--- OFFSET 0 keeps each a per-row primary-key probe: otherwise the planner, blind to row counts under RLS, hashes
--- every visible node of the scope on every statement that touches one edge.
+-- graph_edges: in scope when the project is and both endpoints are visible. An edge carries copies of what the
+-- node policy judges each end by (resource, path, name: graph_nodes' *_key columns, '' for none), so reading
+-- tests the node policy's predicate, applied to both ends, on the edge row itself: no probe of graph_nodes per
+-- edge. The copies are kept true by the edge's foreign keys (sql/02_schema.sql): a change to a node cascades to
+-- its edges whatever scope made it, and an insert with a false copy is refused. That refusal comes at the end of
+-- the statement, after the row has met the unique index, so writes cannot trust the copies: an insert whose
+-- copies claimed a hidden end was visible would pass and then collide with the hidden edge of the same key,
+-- telling the writer that edge exists. Writes therefore check that both ends are visible by probing graph_nodes
+-- (under its own policies), which happens before any index is touched. OFFSET 0 keeps each probe a primary-key
+-- lookup instead of a hash of every visible node.
 -- ---------------------------------------------------------------------------------------------------------------
 
 CREATE POLICY "app sees nothing until a scope is entered" ON scopedb.graph_edges
@@ -353,10 +360,16 @@ CREATE POLICY "app sees nothing until a scope is entered" ON scopedb.graph_edges
 CREATE POLICY "scope limits which graph edges the app reads" ON scopedb.graph_edges
     AS RESTRICTIVE FOR SELECT TO scopedb_app
     USING (project_id = ANY ((SELECT scopedb.scope_project_ids())::bigint[])
-           AND EXISTS (SELECT FROM scopedb.graph_nodes AS n
-                       WHERE n.project_id = graph_edges.project_id AND n.id = graph_edges.src OFFSET 0)
-           AND EXISTS (SELECT FROM scopedb.graph_nodes AS n
-                       WHERE n.project_id = graph_edges.project_id AND n.id = graph_edges.dst OFFSET 0));
+           AND (ARRAY[src_resource, dst_resource] <@ (SELECT scopedb.scope_resource_filter())::text[]) IS NOT FALSE
+           AND ((SELECT scopedb.scope_filters_content()) IS NOT TRUE
+                OR ((src_path ~ ANY ((SELECT scopedb.scope_path_include())::text[])) IS NOT FALSE
+                    AND (dst_path ~ ANY ((SELECT scopedb.scope_path_include())::text[])) IS NOT FALSE
+                    AND (src_path ~ ANY ((SELECT scopedb.scope_path_exclude())::text[])) IS NOT TRUE
+                    AND (dst_path ~ ANY ((SELECT scopedb.scope_path_exclude())::text[])) IS NOT TRUE
+                    AND (src_fqn ~ ANY ((SELECT scopedb.scope_name_include())::text[])) IS NOT FALSE
+                    AND (dst_fqn ~ ANY ((SELECT scopedb.scope_name_include())::text[])) IS NOT FALSE
+                    AND (src_fqn ~ ANY ((SELECT scopedb.scope_name_exclude())::text[])) IS NOT TRUE
+                    AND (dst_fqn ~ ANY ((SELECT scopedb.scope_name_exclude())::text[])) IS NOT TRUE)));
 CREATE POLICY "scope limits which graph edges the app creates" ON scopedb.graph_edges
     AS RESTRICTIVE FOR INSERT TO scopedb_app
     WITH CHECK (project_id = ANY ((SELECT scopedb.scope_project_ids())::bigint[])
@@ -367,10 +380,16 @@ CREATE POLICY "scope limits which graph edges the app creates" ON scopedb.graph_
 CREATE POLICY "scope limits which graph edges the app changes" ON scopedb.graph_edges
     AS RESTRICTIVE FOR UPDATE TO scopedb_app
     USING (project_id = ANY ((SELECT scopedb.scope_project_ids())::bigint[])
-           AND EXISTS (SELECT FROM scopedb.graph_nodes AS n
-                       WHERE n.project_id = graph_edges.project_id AND n.id = graph_edges.src OFFSET 0)
-           AND EXISTS (SELECT FROM scopedb.graph_nodes AS n
-                       WHERE n.project_id = graph_edges.project_id AND n.id = graph_edges.dst OFFSET 0))
+           AND (ARRAY[src_resource, dst_resource] <@ (SELECT scopedb.scope_resource_filter())::text[]) IS NOT FALSE
+           AND ((SELECT scopedb.scope_filters_content()) IS NOT TRUE
+                OR ((src_path ~ ANY ((SELECT scopedb.scope_path_include())::text[])) IS NOT FALSE
+                    AND (dst_path ~ ANY ((SELECT scopedb.scope_path_include())::text[])) IS NOT FALSE
+                    AND (src_path ~ ANY ((SELECT scopedb.scope_path_exclude())::text[])) IS NOT TRUE
+                    AND (dst_path ~ ANY ((SELECT scopedb.scope_path_exclude())::text[])) IS NOT TRUE
+                    AND (src_fqn ~ ANY ((SELECT scopedb.scope_name_include())::text[])) IS NOT FALSE
+                    AND (dst_fqn ~ ANY ((SELECT scopedb.scope_name_include())::text[])) IS NOT FALSE
+                    AND (src_fqn ~ ANY ((SELECT scopedb.scope_name_exclude())::text[])) IS NOT TRUE
+                    AND (dst_fqn ~ ANY ((SELECT scopedb.scope_name_exclude())::text[])) IS NOT TRUE)))
     WITH CHECK (project_id = ANY ((SELECT scopedb.scope_project_ids())::bigint[])
                 AND EXISTS (SELECT FROM scopedb.graph_nodes AS n
                             WHERE n.project_id = graph_edges.project_id AND n.id = graph_edges.src OFFSET 0)
@@ -379,10 +398,16 @@ CREATE POLICY "scope limits which graph edges the app changes" ON scopedb.graph_
 CREATE POLICY "scope limits which graph edges the app deletes" ON scopedb.graph_edges
     AS RESTRICTIVE FOR DELETE TO scopedb_app
     USING (project_id = ANY ((SELECT scopedb.scope_project_ids())::bigint[])
-           AND EXISTS (SELECT FROM scopedb.graph_nodes AS n
-                       WHERE n.project_id = graph_edges.project_id AND n.id = graph_edges.src OFFSET 0)
-           AND EXISTS (SELECT FROM scopedb.graph_nodes AS n
-                       WHERE n.project_id = graph_edges.project_id AND n.id = graph_edges.dst OFFSET 0));
+           AND (ARRAY[src_resource, dst_resource] <@ (SELECT scopedb.scope_resource_filter())::text[]) IS NOT FALSE
+           AND ((SELECT scopedb.scope_filters_content()) IS NOT TRUE
+                OR ((src_path ~ ANY ((SELECT scopedb.scope_path_include())::text[])) IS NOT FALSE
+                    AND (dst_path ~ ANY ((SELECT scopedb.scope_path_include())::text[])) IS NOT FALSE
+                    AND (src_path ~ ANY ((SELECT scopedb.scope_path_exclude())::text[])) IS NOT TRUE
+                    AND (dst_path ~ ANY ((SELECT scopedb.scope_path_exclude())::text[])) IS NOT TRUE
+                    AND (src_fqn ~ ANY ((SELECT scopedb.scope_name_include())::text[])) IS NOT FALSE
+                    AND (dst_fqn ~ ANY ((SELECT scopedb.scope_name_include())::text[])) IS NOT FALSE
+                    AND (src_fqn ~ ANY ((SELECT scopedb.scope_name_exclude())::text[])) IS NOT TRUE
+                    AND (dst_fqn ~ ANY ((SELECT scopedb.scope_name_exclude())::text[])) IS NOT TRUE)));
 
 CREATE POLICY "owner administers every row in an admin session" ON scopedb.graph_edges
     AS PERMISSIVE FOR ALL TO scopedb_owner
@@ -392,17 +417,29 @@ CREATE POLICY "owner administers every row in an admin session" ON scopedb.graph
 CREATE POLICY "owner reads the graph edges of the entered scope" ON scopedb.graph_edges
     AS PERMISSIVE FOR SELECT TO scopedb_owner
     USING (project_id = ANY ((SELECT scopedb.scope_project_ids())::bigint[])
-           AND EXISTS (SELECT FROM scopedb.graph_nodes AS n
-                       WHERE n.project_id = graph_edges.project_id AND n.id = graph_edges.src OFFSET 0)
-           AND EXISTS (SELECT FROM scopedb.graph_nodes AS n
-                       WHERE n.project_id = graph_edges.project_id AND n.id = graph_edges.dst OFFSET 0));
+           AND (ARRAY[src_resource, dst_resource] <@ (SELECT scopedb.scope_resource_filter())::text[]) IS NOT FALSE
+           AND ((SELECT scopedb.scope_filters_content()) IS NOT TRUE
+                OR ((src_path ~ ANY ((SELECT scopedb.scope_path_include())::text[])) IS NOT FALSE
+                    AND (dst_path ~ ANY ((SELECT scopedb.scope_path_include())::text[])) IS NOT FALSE
+                    AND (src_path ~ ANY ((SELECT scopedb.scope_path_exclude())::text[])) IS NOT TRUE
+                    AND (dst_path ~ ANY ((SELECT scopedb.scope_path_exclude())::text[])) IS NOT TRUE
+                    AND (src_fqn ~ ANY ((SELECT scopedb.scope_name_include())::text[])) IS NOT FALSE
+                    AND (dst_fqn ~ ANY ((SELECT scopedb.scope_name_include())::text[])) IS NOT FALSE
+                    AND (src_fqn ~ ANY ((SELECT scopedb.scope_name_exclude())::text[])) IS NOT TRUE
+                    AND (dst_fqn ~ ANY ((SELECT scopedb.scope_name_exclude())::text[])) IS NOT TRUE)));
 CREATE POLICY "owner deletes the graph edges of the entered scope" ON scopedb.graph_edges
     AS PERMISSIVE FOR DELETE TO scopedb_owner
     USING (project_id = ANY ((SELECT scopedb.scope_project_ids())::bigint[])
-           AND EXISTS (SELECT FROM scopedb.graph_nodes AS n
-                       WHERE n.project_id = graph_edges.project_id AND n.id = graph_edges.src OFFSET 0)
-           AND EXISTS (SELECT FROM scopedb.graph_nodes AS n
-                       WHERE n.project_id = graph_edges.project_id AND n.id = graph_edges.dst OFFSET 0));
+           AND (ARRAY[src_resource, dst_resource] <@ (SELECT scopedb.scope_resource_filter())::text[]) IS NOT FALSE
+           AND ((SELECT scopedb.scope_filters_content()) IS NOT TRUE
+                OR ((src_path ~ ANY ((SELECT scopedb.scope_path_include())::text[])) IS NOT FALSE
+                    AND (dst_path ~ ANY ((SELECT scopedb.scope_path_include())::text[])) IS NOT FALSE
+                    AND (src_path ~ ANY ((SELECT scopedb.scope_path_exclude())::text[])) IS NOT TRUE
+                    AND (dst_path ~ ANY ((SELECT scopedb.scope_path_exclude())::text[])) IS NOT TRUE
+                    AND (src_fqn ~ ANY ((SELECT scopedb.scope_name_include())::text[])) IS NOT FALSE
+                    AND (dst_fqn ~ ANY ((SELECT scopedb.scope_name_include())::text[])) IS NOT FALSE
+                    AND (src_fqn ~ ANY ((SELECT scopedb.scope_name_exclude())::text[])) IS NOT TRUE
+                    AND (dst_fqn ~ ANY ((SELECT scopedb.scope_name_exclude())::text[])) IS NOT TRUE)));
 
 -- ---------------------------------------------------------------------------------------------------------------
 -- notes: the app reads live notes (not forgotten, not expired) of its projects — metadata only, since its SELECT

@@ -63,6 +63,8 @@ GRANT EXECUTE ON FUNCTION scopedb.reenter_scope(text) TO scopedb_app;
 GRANT EXECUTE ON FUNCTION scopedb.clean_session() TO scopedb_app;
 GRANT EXECUTE ON FUNCTION scopedb.text_candidates(tsquery, integer) TO scopedb_app;
 GRANT EXECUTE ON FUNCTION scopedb.nearest_fragments(vector, integer, bigint[], text, boolean, integer, integer) TO scopedb_app;
+GRANT EXECUTE ON FUNCTION scopedb.graph_walk(bigint[], text[], integer, text[]) TO scopedb_app;
+GRANT EXECUTE ON FUNCTION scopedb.graph_shortest_path(bigint[], text, text, integer, text[]) TO scopedb_app;
 GRANT EXECUTE ON FUNCTION scopedb.lock_project_tiers(bigint) TO scopedb_app;
 GRANT EXECUTE ON FUNCTION scopedb.delete_fragments(bigint, text[]) TO scopedb_app;
 GRANT EXECUTE ON FUNCTION scopedb.delete_graph_edges(bigint, text[], text[], text[]) TO scopedb_app;

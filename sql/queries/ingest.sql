@@ -25,9 +25,20 @@ ON CONFLICT ON CONSTRAINT graph_nodes_pkey DO UPDATE
        path = EXCLUDED.path, fqn = EXCLUDED.fqn;
 
 -- name: ingest_graph_edges
-INSERT INTO scopedb.graph_edges AS e (project_id, src, relation, dst, weight)
-SELECT * FROM unnest(%(project_id)s::bigint[], %(src)s::text[], %(relation)s::text[], %(dst)s::text[],
-                     %(weight)s::real[])
+-- Each edge carries copies of its ends' resource, path and name (what the edge policy tests), read here from the
+-- nodes the scope can see, each by its key (OFFSET 0: the planner, blind under RLS, would otherwise hash every
+-- node of the scope); the foreign keys check them against the nodes. An end the scope cannot see (or that does
+-- not exist) leaves them empty, and the insert policy refuses the batch.
+INSERT INTO scopedb.graph_edges AS e
+       (project_id, src, relation, dst, weight, src_resource, src_path, src_fqn, dst_resource, dst_path, dst_fqn)
+SELECT u.project_id, u.src, u.relation, u.dst, u.weight,
+       s.resource_key, s.path_key, s.fqn_key, d.resource_key, d.path_key, d.fqn_key
+  FROM unnest(%(project_id)s::bigint[], %(src)s::text[], %(relation)s::text[], %(dst)s::text[], %(weight)s::real[])
+       AS u (project_id, src, relation, dst, weight)
+  LEFT JOIN LATERAL (SELECT n.resource_key, n.path_key, n.fqn_key FROM scopedb.graph_nodes AS n
+                      WHERE n.project_id = u.project_id AND n.id = u.src OFFSET 0) AS s ON true
+  LEFT JOIN LATERAL (SELECT n.resource_key, n.path_key, n.fqn_key FROM scopedb.graph_nodes AS n
+                      WHERE n.project_id = u.project_id AND n.id = u.dst OFFSET 0) AS d ON true
 ON CONFLICT ON CONSTRAINT graph_edges_pkey DO UPDATE SET weight = EXCLUDED.weight;
 
 -- name: embedding_dimension

@@ -25,61 +25,15 @@ SELECT n.project_id, n.id, n.resource_id, n.path, n.fqn, n.content, n.distance, 
  ORDER BY n.distance, n.project_id, n.id;
 
 -- name: graph_walk
--- k-hop neighbourhood: every node reachable from the start nodes in at most %(depth)s steps, with its details, and
--- the edge it was reached by (NULL for a start node). A node is (project_id, id): the walk carries both, and an
--- edge joins nodes of its own project only. The recursive step joins graph_nodes, so the walk never enters (nor
--- returns the id of) a node the scope hides; graph_edges' own policy hides edges with a hidden endpoint. The
--- LATERAL subqueries, fenced with OFFSET 0, fix the join order (walk -> its out-edges by key -> their target by
--- key): under RLS the planner's row estimates are blind, and left alone it scanned every node of the project per
--- step.
-WITH RECURSIVE walk (project_id, node, depth, src, relation) AS (
-    SELECT n.project_id, n.id, 0, NULL::text, NULL::text
-      FROM scopedb.graph_nodes AS n
-     WHERE n.project_id = ANY (%(projects)s) AND n.id = ANY (%(start)s)
-    UNION ALL
-    SELECT step.project_id, step.dst, w.depth + 1, step.src, step.relation
-      FROM walk AS w
-     CROSS JOIN LATERAL (
-           SELECT e.project_id, e.src, e.dst, e.relation
-             FROM scopedb.graph_edges AS e
-            WHERE e.project_id = w.project_id AND e.src = w.node
-              AND (%(relations)s::text[] IS NULL OR e.relation = ANY (%(relations)s::text[]))
-           OFFSET 0) AS step
-     CROSS JOIN LATERAL (
-           SELECT FROM scopedb.graph_nodes AS n WHERE n.project_id = step.project_id AND n.id = step.dst
-           OFFSET 0) AS target
-     WHERE w.depth < %(depth)s
-) CYCLE project_id, node SET is_cycle USING trail,
-reached AS (SELECT DISTINCT project_id, node, src, relation FROM walk)
-SELECT r.project_id, r.node, r.src, r.relation, n.kind, n.resource_id, n.label
-  FROM reached AS r
- CROSS JOIN LATERAL (
-       SELECT g.kind, g.resource_id, g.label
-         FROM scopedb.graph_nodes AS g
-        WHERE g.project_id = r.project_id AND g.id = r.node
-       OFFSET 0) AS n;
+-- k-hop neighbourhood (scopedb.graph_walk, whose plan the connection keeps): each reached node with its details
+-- and the edge it was reached by (NULL for a start node).
+SELECT w.project_id, w.node, w.src, w.relation, w.kind, w.resource_id, w.label
+  FROM scopedb.graph_walk(%(projects)s, %(start)s, %(depth)s, %(relations)s) AS w;
 
 -- name: graph_shortest_path
 -- The shortest path (fewest edges) from %(source)s to %(target)s through visible nodes and edges.
-WITH RECURSIVE walk (project_id, node, depth, path) AS (
-    SELECT n.project_id, n.id, 0, ARRAY[n.id]
-      FROM scopedb.graph_nodes AS n
-     WHERE n.project_id = ANY (%(projects)s) AND n.id = %(source)s
-    UNION ALL
-    SELECT step.project_id, step.dst, w.depth + 1, w.path || step.dst
-      FROM walk AS w
-     CROSS JOIN LATERAL (
-           SELECT e.project_id, e.dst
-             FROM scopedb.graph_edges AS e
-            WHERE e.project_id = w.project_id AND e.src = w.node AND e.dst <> ALL (w.path)
-              AND (%(relations)s::text[] IS NULL OR e.relation = ANY (%(relations)s::text[]))
-           OFFSET 0) AS step
-     CROSS JOIN LATERAL (
-           SELECT FROM scopedb.graph_nodes AS n WHERE n.project_id = step.project_id AND n.id = step.dst
-           OFFSET 0) AS target
-     WHERE w.depth < %(max_depth)s
-)
-SELECT project_id, path FROM walk WHERE node = %(target)s ORDER BY depth, path LIMIT 1;
+SELECT p.project_id, p.path
+  FROM scopedb.graph_shortest_path(%(projects)s, %(source)s, %(target)s, %(max_depth)s, %(relations)s) AS p;
 
 -- name: graph_nodes_of_kinds
 SELECT project_id, id, kind, resource_id, label, path, fqn

@@ -274,6 +274,63 @@ def test_traversal_never_passes_through_or_returns_an_invisible_node(tenants: Te
             s.ingest_graph(edges=[EdgeIn("acme/api", "n4", "n2", "calls")])  # an edge to a hidden node
 
 
+def test_an_edge_follows_its_ends_when_they_move(tenants: Tenants) -> None:
+    """Edges carry copies of their ends' resource, path and name, which the edge policy tests. A node's move
+    reaches every edge of it, also the edges the moving scope cannot see (n2 -> n3 below, hidden from the a1 scope
+    by n2), so no edge is ever judged by a place its node has left."""
+    _graph(tenants)
+    a1, a2 = tenants.resources["a1"].id, tenants.resources["a2"].id
+    narrow = tenants.scope("acme/api", resource_ids={a1})
+    with tenants.db.scoped(narrow) as s:
+        s.ingest_graph([NodeIn("acme/api", "n3", kind="function", resource_id=a1, path="lib/n3.py")])
+    copies = "SELECT dst_resource, dst_path FROM scopedb.graph_edges WHERE src = 'n2' AND dst = 'n3'"
+    with tenants.db.scoped(tenants.scope("acme/api")) as s:
+        assert s.execute(copies).all() == [(a1, "lib/n3.py")]
+    with tenants.db.scoped(tenants.scope("acme/api", exclude_paths={"lib/**"})) as s:
+        assert s.search_graph("n1", depth=1).node_ids == {"n1", "n2", "n4"}
+        assert s.execute("SELECT count(*) FROM scopedb.graph_edges WHERE dst = 'n3' OR src = 'n3'").scalar() == 0
+    with tenants.db.scoped(tenants.scope("acme/api")) as s:  # n2 joins resource a1: its edges come into view
+        s.ingest_graph([NodeIn("acme/api", "n2", kind="function", resource_id=a1)])
+    with tenants.db.scoped(narrow) as s:
+        assert s.search_graph("n1", depth=3, relations=["calls"]).node_ids == {"n1", "n2", "n3"}
+    with tenants.db.scoped(tenants.scope("acme/api")) as s:  # and back out again
+        s.ingest_graph([NodeIn("acme/api", "n2", kind="function", resource_id=a2)])
+    with tenants.db.scoped(narrow) as s:
+        assert s.search_graph("n1", depth=3, relations=["calls"]).node_ids == {"n1"}
+
+
+def test_edge_copies_cannot_be_forged_or_changed(tenants: Tenants) -> None:
+    """Copies that claim a hidden end is visible are refused before the row meets the primary key (n1 -calls-> n2
+    exists, hidden from this scope: a collision with it would say so), exactly as for an end that does not exist;
+    false copies of visible ends are refused by the foreign key; an edge written by hand gets its copies from the
+    nodes the writer can see; the app cannot change a copy afterwards."""
+    _graph(tenants)
+    a1 = tenants.resources["a1"].id
+    pid = int(tenants.a.id)
+    narrow = tenants.scope("acme/api", resource_ids={a1})  # n2 (resource a2) is hidden
+    forged = (
+        "INSERT INTO scopedb.graph_edges (project_id, src, relation, dst, src_resource, src_path, src_fqn, "
+        "dst_resource, dst_path, dst_fqn) VALUES (%s, 'n1', 'calls', %s, %s, '', '', %s, '', '')"
+    )
+    by_hand = "INSERT INTO scopedb.graph_edges (project_id, src, relation, dst) VALUES (%s, %s, 'by-hand', %s)"
+    errors = {}
+    for target in ("n2", "nowhere"):  # "nowhere" does not exist
+        with pytest.raises(ScopeViolationError) as raised, tenants.db.scoped(narrow) as s:
+            s.execute(forged, (pid, target, a1, a1))  # claims the target is in resource a1, which the scope sees
+        errors[target] = str(raised.value)
+        with pytest.raises(ScopeViolationError), tenants.db.scoped(narrow) as s:
+            s.execute(by_hand, (pid, "n1", target))
+    assert errors["n2"] == errors["nowhere"]
+    with pytest.raises(ForeignKeyViolationError), tenants.db.scoped(narrow) as s:
+        s.execute(forged.replace("'', '')", "'elsewhere/', '')"), (pid, "n3", a1, a1))  # n3's path is not that
+    with tenants.db.scoped(narrow) as s:
+        s.execute(by_hand, (pid, "n1", "n3"))
+        assert s.execute("SELECT src_resource, dst_resource FROM scopedb.graph_edges "
+                         "WHERE relation = 'by-hand'").all() == [(a1, a1)]  # fmt: skip
+    with pytest.raises(PermissionDeniedError), tenants.db.scoped(tenants.scope("acme/api")) as s:
+        s.execute("UPDATE scopedb.graph_edges SET dst_path = 'elsewhere' WHERE src = 'n1'")
+
+
 # The database, not Python, is what isolates ----------------------------------------------------------------------
 
 

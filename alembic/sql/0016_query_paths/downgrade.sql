@@ -1,9 +1,13 @@
--- Revision 0016 down: nearest_fragments as revision 0015 left it.
+-- Revision 0016 down: nearest_fragments as revision 0015 left it, the graph walks sent as statements again, and
+-- graph edges without copies of their ends' values (the edge policy probes graph_nodes for both ends again).
 
 -- pgvector's settings (hnsw.*) in the SET clauses below are known only once its library is loaded.
 SELECT '[1]'::public.vector;
 
 SET ROLE scopedb_owner;
+
+DROP FUNCTION scopedb.graph_walk(bigint[], text[], integer, text[]);
+DROP FUNCTION scopedb.graph_shortest_path(bigint[], text, text, integer, text[]);
 
 -- The `k` fragments of `projects` nearest to `query` by `metric` ('cosine', 'l2' or 'inner_product'), always
 -- min(k, visible) of them, in one call. For cosine, the projects whose partition has an HNSW index (those past the
@@ -132,6 +136,102 @@ END
 $$;
 COMMENT ON FUNCTION scopedb.nearest_fragments(vector, integer, bigint[], text, boolean, integer, integer) IS
     'The k nearest fragments of the given projects (RLS applies): per-project HNSW where built, exact otherwise.';
+
+DROP TRIGGER graph_edges_copy_ends ON scopedb.graph_edges;
+DROP FUNCTION scopedb_private.copy_edge_ends();
+
+DROP POLICY "app sees nothing until a scope is entered" ON scopedb.graph_edges;
+DROP POLICY "scope limits which graph edges the app reads" ON scopedb.graph_edges;
+DROP POLICY "scope limits which graph edges the app creates" ON scopedb.graph_edges;
+DROP POLICY "scope limits which graph edges the app changes" ON scopedb.graph_edges;
+DROP POLICY "scope limits which graph edges the app deletes" ON scopedb.graph_edges;
+DROP POLICY "owner administers every row in an admin session" ON scopedb.graph_edges;
+DROP POLICY "owner reads the graph edges of the entered scope" ON scopedb.graph_edges;
+DROP POLICY "owner deletes the graph edges of the entered scope" ON scopedb.graph_edges;
+
+-- ---------------------------------------------------------------------------------------------------------------
+-- graph_edges: in scope when the project is and both endpoints are visible. The EXISTS subqueries read
+-- graph_nodes under its own policies, so an edge to a hidden node is hidden, and cannot be written either.
+-- OFFSET 0 keeps each a per-row primary-key probe: otherwise the planner, blind to row counts under RLS, hashes
+-- every visible node of the scope on every statement that touches one edge.
+-- ---------------------------------------------------------------------------------------------------------------
+
+CREATE POLICY "app sees nothing until a scope is entered" ON scopedb.graph_edges
+    AS PERMISSIVE FOR ALL TO scopedb_app
+    USING ((SELECT scopedb.scope_entered()))
+    WITH CHECK ((SELECT scopedb.scope_entered()));
+
+CREATE POLICY "scope limits which graph edges the app reads" ON scopedb.graph_edges
+    AS RESTRICTIVE FOR SELECT TO scopedb_app
+    USING (project_id = ANY ((SELECT scopedb.scope_project_ids())::bigint[])
+           AND EXISTS (SELECT FROM scopedb.graph_nodes AS n
+                       WHERE n.project_id = graph_edges.project_id AND n.id = graph_edges.src OFFSET 0)
+           AND EXISTS (SELECT FROM scopedb.graph_nodes AS n
+                       WHERE n.project_id = graph_edges.project_id AND n.id = graph_edges.dst OFFSET 0));
+CREATE POLICY "scope limits which graph edges the app creates" ON scopedb.graph_edges
+    AS RESTRICTIVE FOR INSERT TO scopedb_app
+    WITH CHECK (project_id = ANY ((SELECT scopedb.scope_project_ids())::bigint[])
+                AND EXISTS (SELECT FROM scopedb.graph_nodes AS n
+                            WHERE n.project_id = graph_edges.project_id AND n.id = graph_edges.src OFFSET 0)
+                AND EXISTS (SELECT FROM scopedb.graph_nodes AS n
+                            WHERE n.project_id = graph_edges.project_id AND n.id = graph_edges.dst OFFSET 0));
+CREATE POLICY "scope limits which graph edges the app changes" ON scopedb.graph_edges
+    AS RESTRICTIVE FOR UPDATE TO scopedb_app
+    USING (project_id = ANY ((SELECT scopedb.scope_project_ids())::bigint[])
+           AND EXISTS (SELECT FROM scopedb.graph_nodes AS n
+                       WHERE n.project_id = graph_edges.project_id AND n.id = graph_edges.src OFFSET 0)
+           AND EXISTS (SELECT FROM scopedb.graph_nodes AS n
+                       WHERE n.project_id = graph_edges.project_id AND n.id = graph_edges.dst OFFSET 0))
+    WITH CHECK (project_id = ANY ((SELECT scopedb.scope_project_ids())::bigint[])
+                AND EXISTS (SELECT FROM scopedb.graph_nodes AS n
+                            WHERE n.project_id = graph_edges.project_id AND n.id = graph_edges.src OFFSET 0)
+                AND EXISTS (SELECT FROM scopedb.graph_nodes AS n
+                            WHERE n.project_id = graph_edges.project_id AND n.id = graph_edges.dst OFFSET 0));
+CREATE POLICY "scope limits which graph edges the app deletes" ON scopedb.graph_edges
+    AS RESTRICTIVE FOR DELETE TO scopedb_app
+    USING (project_id = ANY ((SELECT scopedb.scope_project_ids())::bigint[])
+           AND EXISTS (SELECT FROM scopedb.graph_nodes AS n
+                       WHERE n.project_id = graph_edges.project_id AND n.id = graph_edges.src OFFSET 0)
+           AND EXISTS (SELECT FROM scopedb.graph_nodes AS n
+                       WHERE n.project_id = graph_edges.project_id AND n.id = graph_edges.dst OFFSET 0));
+
+CREATE POLICY "owner administers every row in an admin session" ON scopedb.graph_edges
+    AS PERMISSIVE FOR ALL TO scopedb_owner
+    USING ((SELECT scopedb_private.is_admin_session()))
+    WITH CHECK ((SELECT scopedb_private.is_admin_session()));
+-- For scopedb.delete_graph_edges / delete_graph_nodes: exactly the edges the app's policies admit.
+CREATE POLICY "owner reads the graph edges of the entered scope" ON scopedb.graph_edges
+    AS PERMISSIVE FOR SELECT TO scopedb_owner
+    USING (project_id = ANY ((SELECT scopedb.scope_project_ids())::bigint[])
+           AND EXISTS (SELECT FROM scopedb.graph_nodes AS n
+                       WHERE n.project_id = graph_edges.project_id AND n.id = graph_edges.src OFFSET 0)
+           AND EXISTS (SELECT FROM scopedb.graph_nodes AS n
+                       WHERE n.project_id = graph_edges.project_id AND n.id = graph_edges.dst OFFSET 0));
+CREATE POLICY "owner deletes the graph edges of the entered scope" ON scopedb.graph_edges
+    AS PERMISSIVE FOR DELETE TO scopedb_owner
+    USING (project_id = ANY ((SELECT scopedb.scope_project_ids())::bigint[])
+           AND EXISTS (SELECT FROM scopedb.graph_nodes AS n
+                       WHERE n.project_id = graph_edges.project_id AND n.id = graph_edges.src OFFSET 0)
+           AND EXISTS (SELECT FROM scopedb.graph_nodes AS n
+                       WHERE n.project_id = graph_edges.project_id AND n.id = graph_edges.dst OFFSET 0));
+
+ALTER TABLE scopedb.graph_edges
+    DROP CONSTRAINT graph_edges_src_fkey,
+    DROP CONSTRAINT graph_edges_dst_fkey,
+    ADD CONSTRAINT graph_edges_src_fkey FOREIGN KEY (project_id, src) REFERENCES scopedb.graph_nodes (project_id, id),
+    ADD CONSTRAINT graph_edges_dst_fkey FOREIGN KEY (project_id, dst) REFERENCES scopedb.graph_nodes (project_id, id),
+    DROP COLUMN src_resource,
+    DROP COLUMN src_path,
+    DROP COLUMN src_fqn,
+    DROP COLUMN dst_resource,
+    DROP COLUMN dst_path,
+    DROP COLUMN dst_fqn;
+ALTER TABLE scopedb.graph_nodes
+    DROP CONSTRAINT graph_nodes_scope_key,
+    DROP CONSTRAINT graph_nodes_scope_length_check,
+    DROP COLUMN resource_key,
+    DROP COLUMN path_key,
+    DROP COLUMN fqn_key;
 
 RESET ROLE;
 
