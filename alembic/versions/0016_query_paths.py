@@ -1,5 +1,8 @@
-"""Vector search plans less per call: the indexed projects found by a lookup planned without a subquery, one
-branch when every project of the scope has an index, the answer staged by one aggregate step.
+"""Query paths that plan less per call. Vector search: the indexed projects found by a lookup planned without a
+subquery, one branch when every project of the scope has an index, the answer staged by one aggregate step. Graph:
+edges carry copies of their ends' resource, path and name (five-column foreign keys, ON UPDATE CASCADE), tested by
+the edge policy instead of two probes of the nodes; the walks run as functions that keep a generic plan made under
+pinned planner settings.
 
 Revision ID: 0016
 Revises: 0015

@@ -55,8 +55,9 @@ RETURNING id;
 -- state, LISTENs and session advisory locks. The last row says whether settings are stored for the login itself
 -- (ALTER ROLE CURRENT_USER SET ..., which RESET ALL cannot undo): then the caller removes them. Cached plans are
 -- kept: the only ones a session holds are scopedb's own functions' (a tenant can create no function, and its
--- prepared statements are deallocated here), and those whose plan could depend on a scope's parameters pin
--- plan_cache_mode = force_custom_plan; discarding the rest made every transaction plan the scope checks again.
+-- prepared statements are deallocated here): those whose plan could depend on a scope's parameters pin
+-- plan_cache_mode = force_custom_plan, and the graph walks keep a generic plan made under pinned planner settings
+-- (docs/security.md #88); discarding the rest made every transaction plan the scope checks again.
 -- scopedb.clean_session does the same inside a transaction, for pipelined requests (a test holds the two alike).
 CLOSE ALL;
 RESET ALL;

@@ -17,7 +17,7 @@ import pytest
 from scopedb import Database, ResourceScope, ScopedbError
 from scopedb.aliases import DatabaseResourceRegistry
 from scopedb.errors import InvalidArgumentError, PermissionDeniedError, ScopeViolationError
-from scopedb.ingest import Fragment
+from scopedb.ingest import EdgeIn, Fragment, NodeIn
 from scopedb.notes import NoteStore
 from scopedb.server import Server
 from scopedb.session import ScopedSession
@@ -399,6 +399,56 @@ def test_session_settings_locks_and_listens_do_not_survive(tenants: Tenants) -> 
                 ).scalar()
                 == 0
             )
+    finally:
+        db.close()
+
+
+_GRAPH_SCANS = (
+    "SELECT relname, seq_scan, coalesce(idx_scan, 0) FROM pg_stat_xact_user_tables "
+    "WHERE schemaname = 'scopedb' AND relname IN ('graph_nodes', 'graph_edges') ORDER BY relname"
+)
+
+
+def _walk_scans(db: Database, scope: ResourceScope) -> list[tuple[str, int, int]]:
+    """How B's walk read the graph tables: sequential and index scans per table. The counters are read before and
+    after the walk: the backend's counts not yet sent to the statistics (at most once a second) include earlier
+    transactions on the connection."""
+    with db.scoped(scope) as s:
+        before = s.execute(_GRAPH_SCANS).rows
+        assert s.search_graph("b1", depth=2).node_ids == {"b1", "b2", "b3"}
+        after = s.execute(_GRAPH_SCANS).rows
+    return [(str(a[0]), int(a[1]) - int(b[1]), int(a[2]) - int(b[2])) for a, b in zip(after, before, strict=True)]
+
+
+def test_a_tenants_planner_settings_do_not_shape_the_walk_plan_the_next_tenant_gets(tenants: Tenants) -> None:
+    """The graph walks are functions whose plans PostgreSQL keeps for the connection, and a pooled connection
+    serves tenant after tenant. A plans the walk first, with index scans switched off, often enough for the plan
+    cache to keep a generic plan; B's walk on that connection must read the tables as it does on a connection no
+    one shaped (a review of revision 0016: JIT, parallel workers or sequential scans chosen by A would otherwise
+    stay for every later walk). The walks pin their planner settings."""
+    with tenants.db.scoped(tenants.scope("beta/web")) as s:
+        nodes = [NodeIn("beta/web", f"b{i}", kind="module") for i in range(1, 4)]
+        edges = [EdgeIn("beta/web", "b1", "b2", "calls"), EdgeIn("beta/web", "b2", "b3", "calls")]
+        s.ingest_graph(nodes, edges)
+    with tenants.db.scoped(tenants.scope("acme/api")) as s:
+        s.ingest_graph([NodeIn("acme/api", "a1", kind="module")], [])
+    victim = tenants.scope("beta/web")
+    fresh = _single_connection_db(tenants)
+    try:
+        unshaped = _walk_scans(fresh, victim)
+    finally:
+        fresh.close()
+    assert all(index > 0 for _, _, index in unshaped), unshaped  # the check below compares index plans
+    db = _single_connection_db(tenants)
+    try:
+        with db.scoped(tenants.scope("acme/api")) as attacker:
+            attacker.execute(
+                "SELECT set_config(name, 'off', true) FROM unnest(ARRAY['enable_indexscan', 'enable_bitmapscan', "
+                "'enable_indexonlyscan']) AS name"
+            )
+            for _ in range(10):  # past the five custom plans after which the plan cache may keep a generic one
+                attacker.search_graph("a1", depth=2)
+        assert _walk_scans(db, victim) == unshaped
     finally:
         db.close()
 
