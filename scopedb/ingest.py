@@ -104,6 +104,29 @@ def check_fragment(fragment: object) -> Fragment:
     return fragment
 
 
+#: The most bytes a node's path and fqn may hold together (UTF-8): graph_nodes_scope_length_check, which keeps the
+#: node's scope key, the one its edges reference, inside a btree entry.
+NODE_SCOPE_BYTES = 1500
+
+
+def check_node(node: object) -> NodeIn:
+    """The node, after checking each field's type and that its path and fqn fit the node's scope key."""
+    if not isinstance(node, NodeIn):
+        raise InvalidArgumentError("expected a scopedb.ingest.NodeIn")
+    _text(node.project, "a node's project", optional=False)
+    _text(node.id, "a node's id", optional=False)
+    _text(node.kind, "a node's kind", optional=False)
+    for value, what in ((node.label, "a node's label"), (node.resource_id, "a node's resource_id"),
+                        (node.path, "a node's path"), (node.fqn, "a node's fqn")):  # fmt: skip
+        _text(value, what)
+    size = len((node.path or "").encode()) + len((node.fqn or "").encode())
+    if size > NODE_SCOPE_BYTES:
+        raise InvalidArgumentError(
+            f"node {node.id!r}: its path and fqn hold {size} bytes together; at most {NODE_SCOPE_BYTES} fit"
+        )
+    return node
+
+
 def _batches(items: Iterable[T], size: int) -> Iterator[list[T]]:
     iterator = iter(items)
     while batch := list(islice(iterator, size)):
@@ -208,12 +231,15 @@ def ingest_graph_steps(
     """Insert or update graph nodes, then edges; returns (nodes written, edges written).
 
     An edge whose endpoints are not both visible in the scope is refused by the database, as is any row outside
-    the scope; an edge between projects cannot even be expressed (both ends share the edge's project).
+    the scope; an edge between projects cannot even be expressed (both ends share the edge's project). An edge
+    carries copies of its ends' resource, path and name, checked by foreign keys: if another transaction moves
+    one of its ends (and commits) while this one writes the edge, the write fails with
+    :class:`~scopedb.errors.ForeignKeyViolationError` — retry the transaction.
     """
     projects = yield from steps.project_names(state)
     node_count = edge_count = 0
     for batch in _batches(nodes, batch_size):
-        by_key = {(_project_id(projects, n.project, n.resource_id), n.id): n for n in batch}
+        by_key = {(_project_id(projects, n.project, n.resource_id), n.id): n for n in map(check_node, batch)}
         node_columns: dict[str, list[Any]] = {k: [] for k in ("project_id", "id", "resource_id", "kind", "label",
                                                               "path", "fqn")}  # fmt: skip
         for (project_id, node_id), node in by_key.items():

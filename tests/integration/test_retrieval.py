@@ -11,7 +11,12 @@ import pytest
 
 from scopedb import Database, Fragment, ResourceScope, ScopeViolationError
 from scopedb.backends.postgres import PgGraphBackend, PgTextBackend, PgVectorBackend
-from scopedb.errors import ForeignKeyViolationError, InvalidArgumentError, PermissionDeniedError
+from scopedb.errors import (
+    CheckViolationError,
+    ForeignKeyViolationError,
+    InvalidArgumentError,
+    PermissionDeniedError,
+)
 from scopedb.ingest import EdgeIn, NodeIn
 from scopedb.retrieval import VectorStrategy
 from scopedb.view import ScopedBackendSet, ScopedBackendView
@@ -297,6 +302,25 @@ def test_an_edge_follows_its_ends_when_they_move(tenants: Tenants) -> None:
         s.ingest_graph([NodeIn("acme/api", "n2", kind="function", resource_id=a2)])
     with tenants.db.scoped(narrow) as s:
         assert s.search_graph("n1", depth=3, relations=["calls"]).node_ids == {"n1"}
+
+
+def test_a_node_whose_path_and_fqn_do_not_fit_its_scope_key_is_refused_clearly(tenants: Tenants) -> None:
+    """A node's path and fqn are part of the key its edges reference, which must fit a btree entry: at most 1,500
+    bytes together. Ingest says so before the database is asked; a row written by hand meets the constraint."""
+    pid = int(tenants.a.id)
+    too_long = pytest.raises(InvalidArgumentError, match="1501 bytes together; at most 1500")
+    with too_long, tenants.db.scoped(tenants.scope("acme/api")) as s:
+        s.ingest_graph([NodeIn("acme/api", "big", path="p" * 1000, fqn="f" * 501)])
+    with pytest.raises(CheckViolationError), tenants.db.scoped(tenants.scope("acme/api")) as s:
+        s.execute(
+            "INSERT INTO scopedb.graph_nodes (project_id, id, kind, path, fqn) VALUES (%s, 'big', 'node', %s, %s)",
+            (pid, "p" * 1000, "f" * 501),
+        )
+    with tenants.db.scoped(tenants.scope("acme/api")) as s:  # 700 + 400 two-byte characters: exactly the limit
+        assert s.ingest_graph([NodeIn("acme/api", "big", path="p" * 700, fqn="\u00e9" * 400)]) == (1, 0)
+    not_text = pytest.raises(InvalidArgumentError, match="a node's kind must be a string")
+    with not_text, tenants.db.scoped(tenants.scope("acme/api")) as s:
+        s.ingest_graph([NodeIn("acme/api", "odd", kind=7)])  # type: ignore[arg-type]
 
 
 def test_edge_copies_cannot_be_forged_or_changed(tenants: Tenants) -> None:

@@ -7,9 +7,10 @@ from __future__ import annotations
 import os
 
 import psycopg
+import pytest
 from psycopg import sql
 
-from scopedb import migrations
+from scopedb import ScopedbError, migrations
 from scopedb.testing import ScopedbTestServer
 
 DIM = 8
@@ -36,6 +37,15 @@ def test_0016_copies_the_ends_of_existing_edges_and_its_downgrade_keeps_them(
             "(%(p)s, 'a', 'b', 'calls'), (%(p)s, 'b', 'c', 'mentions'), (%(p)s, 'c', 'a', 'links')",
             {"p": pid},
         )
+        conn.execute(  # 0015 took any length; 0016 keeps path and fqn inside the node's scope key
+            "INSERT INTO scopedb.graph_nodes (project_id, id, path, fqn) VALUES (%s, 'long', %s, %s)",
+            (pid, "p" * 1000, "f" * 501),
+        )
+    with pytest.raises(ScopedbError, match=rf"more than 1500 bytes together: {pid}/long "):
+        migrations.upgrade(dsn, embedding_dim=DIM)
+    with psycopg.connect(dsn, autocommit=True) as conn:
+        assert conn.execute("SELECT count(*) FROM scopedb.graph_nodes").fetchone() == (4,)  # still at 0015
+        conn.execute("DELETE FROM scopedb.graph_nodes WHERE id = 'long'")
     migrations.upgrade(dsn, embedding_dim=DIM)
     with psycopg.connect(dsn, autocommit=True) as conn:
         assert conn.execute(COPIES).fetchall() == [
