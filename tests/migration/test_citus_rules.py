@@ -8,6 +8,7 @@ catalog, so a new table or key that breaks a rule fails here before anyone tries
 
 from __future__ import annotations
 
+from pathlib import Path
 from typing import Any
 
 import psycopg
@@ -42,7 +43,8 @@ _FOREIGN_KEYS = """
            array(SELECT a.attname::text FROM unnest(k.conkey) WITH ORDINALITY u(attnum, ord)
                    JOIN pg_attribute a ON a.attrelid = k.conrelid AND a.attnum = u.attnum ORDER BY u.ord),
            array(SELECT a.attname::text FROM unnest(k.confkey) WITH ORDINALITY u(attnum, ord)
-                   JOIN pg_attribute a ON a.attrelid = k.confrelid AND a.attnum = u.attnum ORDER BY u.ord)
+                   JOIN pg_attribute a ON a.attrelid = k.confrelid AND a.attnum = u.attnum ORDER BY u.ord),
+           k.confupdtype::text, k.confdeltype::text
       FROM pg_constraint k JOIN pg_class c ON c.oid = k.conrelid JOIN pg_namespace n ON n.oid = c.relnamespace
      WHERE n.nspname = ANY (%(schemas)s) AND k.contype = 'f'
      ORDER BY 1, 2"""
@@ -62,14 +64,31 @@ def citus_violations(conn: psycopg.Connection[Any], schemas: list[str], referenc
     for table, index, columns in conn.execute(_UNIQUE_KEYS, params).fetchall():
         if table in distributed and DISTRIBUTION_COLUMN not in columns:
             problems.append(f"{table}: unique key {index} ({', '.join(columns)}) does not include project_id")
-    for table, name, target, columns, target_columns in conn.execute(_FOREIGN_KEYS, params).fetchall():
+    for table, name, target, columns, target_columns, on_update, on_delete in conn.execute(
+        _FOREIGN_KEYS, params
+    ).fetchall():
         if table in reference and target in distributed:
             problems.append(f"{table}: foreign key {name} from a reference table to a distributed one")
         if table in distributed and target in distributed:
             pairs = set(zip(columns, target_columns, strict=True))
             if (DISTRIBUTION_COLUMN, DISTRIBUTION_COLUMN) not in pairs:
                 problems.append(f"{table}: foreign key {name} to {target} does not match project_id to project_id")
+        # A key that includes the distribution column may not change the referencing rows on update (CASCADE,
+        # SET NULL, SET DEFAULT), nor set them to NULL or a default on delete: Citus refuses it when distributing.
+        if table in distributed and DISTRIBUTION_COLUMN in columns:
+            if on_update in ("c", "n", "d"):
+                problems.append(f"{table}: foreign key {name} changes its rows ON UPDATE ({on_update})")
+            if on_delete in ("n", "d"):
+                problems.append(f"{table}: foreign key {name} sets its rows ON DELETE ({on_delete})")
     return problems
+
+
+#: Rules the schema breaks on purpose, each named in docs/scaling.md ("Graph edges on Citus"): graph edges carry
+#: copies of their ends' scope values, kept equal by foreign keys that cascade a node's change (revision 0016).
+KNOWN_DEPARTURES = [
+    "scopedb.graph_edges: foreign key graph_edges_dst_fkey changes its rows ON UPDATE (c)",
+    "scopedb.graph_edges: foreign key graph_edges_src_fkey changes its rows ON UPDATE (c)",
+]
 
 
 def test_the_migrated_schema_keeps_citus_rules(scopedb_db: Database) -> None:
@@ -77,7 +96,9 @@ def test_the_migrated_schema_keeps_citus_rules(scopedb_db: Database) -> None:
         tables = {row[0] for row in conn.execute(_TABLES, {"schemas": SCHEMAS, "column": DISTRIBUTION_COLUMN})}
         assert {"scopedb.fragments", "scopedb.graph_edges", "scopedb.notes"} <= tables  # the query sees the schema
         assert tables >= REFERENCE_TABLES
-        assert citus_violations(conn, SCHEMAS, REFERENCE_TABLES) == []
+        assert citus_violations(conn, SCHEMAS, REFERENCE_TABLES) == KNOWN_DEPARTURES
+    scaling = Path(__file__).resolve().parents[2] / "docs" / "scaling.md"
+    assert "### Graph edges on Citus" in scaling.read_text(encoding="utf-8")  # where the departures are explained
 
 
 def test_the_rules_catch_each_kind_of_violation(scopedb_db: Database) -> None:
