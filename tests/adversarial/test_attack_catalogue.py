@@ -453,6 +453,38 @@ def test_a_tenants_planner_settings_do_not_shape_the_walk_plan_the_next_tenant_g
         db.close()
 
 
+#: Functions the app can call (or that fire as triggers) which keep plans and pin no planner settings, and why.
+_UNPINNED = {
+    "scopedb.clean_session()": "a SET clause would undo its own RESET ALL for the pinned settings at its exit",
+    "scopedb.patterns_admit(text,text[],text[])": "an expression: no statement to plan",
+    "scopedb.scope_entered()": "an expression, inlined into the policies",
+    "scopedb_private.derive_hmac_pads()": "computes from the new row only; fires on the admin's key rotation",
+    "scopedb_private.refuse_fragment_key_change()": "compares the old and new row only",
+}
+
+
+def test_every_function_that_keeps_plans_pins_jit_and_parallel_workers_off(tenants: Tenants) -> None:
+    """The sibling of the walk attack above, for every other function whose plans the connection keeps: a plan
+    made with JIT or parallel workers switched on by one tenant would compile or start workers on every later
+    tenant's call. Each such function the app can reach pins both off (sql/04_settings_of_kept_plans.sql), but
+    those named in _UNPINNED; the functions planned on every call (force_custom_plan) plan for their caller alone."""
+    with psycopg.connect(tenants.db.dsn) as conn:
+        unpinned = conn.execute(
+            "SELECT p.oid::regprocedure::text FROM pg_proc AS p "
+            "JOIN pg_namespace AS n ON n.oid = p.pronamespace JOIN pg_language AS l ON l.oid = p.prolang "
+            "WHERE n.nspname IN ('scopedb', 'scopedb_private') AND l.lanname IN ('plpgsql', 'sql') "
+            "AND (has_function_privilege('scopedb_app', p.oid, 'EXECUTE') OR p.prorettype = 'trigger'::regtype) "
+            "AND NOT coalesce(p.proconfig, '{}') @> '{plan_cache_mode=force_custom_plan}' "
+            "AND NOT coalesce(p.proconfig, '{}') @> '{jit=off,max_parallel_workers_per_gather=0}' ORDER BY 1"
+        ).fetchall()
+        pinned = conn.execute(
+            "SELECT count(*) FROM pg_proc WHERE proconfig @> '{jit=off,max_parallel_workers_per_gather=0}' "
+            "AND pronamespace IN ('scopedb'::regnamespace, 'scopedb_private'::regnamespace)"
+        ).fetchone()
+    assert {row[0] for row in unpinned} == set(_UNPINNED)
+    assert pinned == (30,)  # 11 accessors, 16 on shared tables and the entry, 3 with their own SET clauses (0016)
+
+
 # Residual channels: bounded, documented ----------------------------------------------------------------------------
 
 

@@ -6,6 +6,41 @@ SELECT '[1]'::public.vector;
 
 SET ROLE scopedb_owner;
 
+-- The functions whose kept plans 0016 pinned (04_kept_plans.sql) run under their callers' planner settings again:
+-- each setting it added is removed, search_path (pinned since they were made) stays.
+DO $$
+DECLARE
+    names constant text[] := ARRAY[
+        'scopedb.scope_project_ids', 'scopedb.scope_resource_filter', 'scopedb.scope_as_of',
+        'scopedb.scope_filters_content', 'scopedb.scope_path_include', 'scopedb.scope_path_exclude',
+        'scopedb.scope_name_include', 'scopedb.scope_name_exclude', 'scopedb.scope_project_id',
+        'scopedb.scope_project_names', 'scopedb.role_hazards', 'scopedb.enter_scope', 'scopedb.reenter_scope', 'scopedb.resolve_scope', 'scopedb.lock_project_tiers',
+        'scopedb.delete_graph_edges', 'scopedb.delete_graph_nodes', 'scopedb.delete_resource_links',
+        'scopedb.forget_note', 'scopedb.search_notes', 'scopedb.fetch_notes', 'scopedb_private.sweep_notes',
+        'scopedb_private.note_is_live',
+        'scopedb_private.refuse_resource_cycle', 'scopedb_private.keep_original_content',
+        'scopedb_private.sync_fragment_search', 'scopedb_private.forget_fragment_copies'];
+    added constant text[] := ARRAY[
+        'jit', 'max_parallel_workers_per_gather', 'enable_seqscan', 'enable_indexscan', 'enable_indexonlyscan',
+        'enable_bitmapscan', 'enable_tidscan', 'enable_nestloop', 'enable_hashjoin', 'enable_mergejoin',
+        'enable_sort', 'enable_incremental_sort', 'enable_material', 'enable_memoize', 'enable_hashagg',
+        'seq_page_cost', 'random_page_cost', 'cpu_tuple_cost', 'cpu_index_tuple_cost', 'cpu_operator_cost',
+        'effective_cache_size', 'recursive_worktable_factor'];
+    fn regprocedure;
+    setting text;
+BEGIN
+    FOR fn IN
+        SELECT p.oid::regprocedure
+          FROM pg_catalog.pg_proc AS p JOIN pg_catalog.pg_namespace AS n ON n.oid = p.pronamespace
+         WHERE (n.nspname || '.' || p.proname) = ANY (names)
+    LOOP
+        FOREACH setting IN ARRAY added LOOP
+            EXECUTE pg_catalog.format('ALTER FUNCTION %s RESET %I', fn, setting);
+        END LOOP;
+    END LOOP;
+END
+$$;
+
 DROP FUNCTION scopedb.graph_walk(bigint[], text[], integer, text[]);
 DROP FUNCTION scopedb.graph_shortest_path(bigint[], text, text, integer, text[]);
 
