@@ -2,7 +2,8 @@
 subquery, one branch when every project of the scope has an index, the answer staged by one aggregate step. Graph:
 edges carry copies of their ends' resource, path and name (five-column foreign keys, ON UPDATE CASCADE), tested by
 the edge policy instead of two probes of the nodes; the walks run as functions that keep a generic plan made under
-pinned planner settings.
+pinned planner settings. Every other function the app can reach whose plans the connection keeps pins the planner
+settings that shape them (04_kept_plans.sql): a tenant's settings must not choose later tenants' plans.
 
 Revision ID: 0016
 Revises: 0015
