@@ -482,7 +482,7 @@ def test_every_function_that_keeps_plans_pins_jit_and_parallel_workers_off(tenan
             "AND pronamespace IN ('scopedb'::regnamespace, 'scopedb_private'::regnamespace)"
         ).fetchone()
     assert {row[0] for row in unpinned} == set(_UNPINNED)
-    assert pinned == (30,)  # 11 accessors, 16 on shared tables and the entry, 3 with their own SET clauses (0016)
+    assert pinned == (30,)  # 11 accessors, 16 on shared tables and the entry, the 2 walks and the edge trigger
 
 
 # Residual channels: bounded, documented ----------------------------------------------------------------------------

@@ -67,34 +67,11 @@ ALTER TABLE scopedb.graph_edges
 -- only for edges written by hand. It runs with the caller's rights, so a node the caller cannot see leaves the
 -- copies empty, and the insert policy refuses the row exactly as it refuses an edge to a node that does not
 -- exist. Supplied copies are left as they are: the foreign keys refuse any that differ from the nodes. The trigger
--- fires only for a row missing a copy (its WHEN clause), and the function pins its planner settings like the walks
--- (it keeps the plans of its two lookups for the connection).
+-- fires only for a row missing a copy (its WHEN clause); it keeps the plans of its two lookups for the connection,
+-- so its planner settings are pinned like the walks' (sql/04_settings_of_kept_plans.sql).
 CREATE FUNCTION scopedb_private.copy_edge_ends() RETURNS trigger
 LANGUAGE plpgsql
 SET search_path = pg_catalog, pg_temp
-SET plan_cache_mode = force_generic_plan
-SET jit = off
-SET max_parallel_workers_per_gather = 0
-SET enable_seqscan = on
-SET enable_indexscan = on
-SET enable_indexonlyscan = on
-SET enable_bitmapscan = on
-SET enable_tidscan = on
-SET enable_nestloop = on
-SET enable_hashjoin = on
-SET enable_mergejoin = on
-SET enable_sort = on
-SET enable_incremental_sort = on
-SET enable_material = on
-SET enable_memoize = on
-SET enable_hashagg = on
-SET seq_page_cost = 1
-SET random_page_cost = 4
-SET cpu_tuple_cost = 0.01
-SET cpu_index_tuple_cost = 0.005
-SET cpu_operator_cost = 0.0025
-SET effective_cache_size = '4GB'
-SET recursive_worktable_factor = 10
 AS $$
 BEGIN
     IF pg_catalog.num_nulls(NEW.src_resource, NEW.src_path, NEW.src_fqn) > 0 THEN

@@ -16,12 +16,13 @@ SET ROLE scopedb_owner;
 --
 -- A kept plan is made once, in whichever transaction first calls the function on the connection (or first after
 -- an invalidation, such as an ANALYZE of the graph tables), and then serves every later scope on that pooled
--- connection. So it must not be shaped by that caller: the functions pin the planner's method switches, its cost
--- constants (PostgreSQL's defaults: the walk's shape is fixed by its fences, what is left is key lookups) and
--- plan_cache_mode = force_generic_plan (the plan does not depend on whose parameters came first), and turn off JIT
--- and parallel workers, which a tenant could otherwise switch on for every later walk on the connection (a review
--- of 0016: with `SET LOCAL jit_above_cost = 0` before the first walk, every later walk would compile). Memory
--- (work_mem) is not pinned: it stays the operator's; docs/security.md names what it can still change (time only).
+-- connection. So it must not be shaped by that caller: sql/04_settings_of_kept_plans.sql pins the planner's method
+-- switches, its cost constants (PostgreSQL's defaults: the walk's shape is fixed by its fences, what is left is
+-- key lookups) and plan_cache_mode = force_generic_plan (the plan does not depend on whose parameters came first),
+-- and turns off JIT and parallel workers, which a tenant could otherwise switch on for every later walk on the
+-- connection (a review of 0016: with `SET LOCAL jit_above_cost = 0` before the first walk, every later walk would
+-- compile). Memory (work_mem) is not pinned: it stays the operator's; docs/security.md names what it can still
+-- change (time only).
 
 -- k-hop neighbourhood: every node reachable from the start nodes in at most `max_depth` steps, with its details,
 -- and the edge it was reached by (NULL for a start node). A node is (project_id, id): the walk carries both, and
@@ -35,29 +36,6 @@ RETURNS TABLE (project_id bigint, node text, src text, relation text, kind text,
 LANGUAGE plpgsql
 STABLE
 SET search_path = pg_catalog, pg_temp
-SET plan_cache_mode = force_generic_plan
-SET jit = off
-SET max_parallel_workers_per_gather = 0
-SET enable_seqscan = on
-SET enable_indexscan = on
-SET enable_indexonlyscan = on
-SET enable_bitmapscan = on
-SET enable_tidscan = on
-SET enable_nestloop = on
-SET enable_hashjoin = on
-SET enable_mergejoin = on
-SET enable_sort = on
-SET enable_incremental_sort = on
-SET enable_material = on
-SET enable_memoize = on
-SET enable_hashagg = on
-SET seq_page_cost = 1
-SET random_page_cost = 4
-SET cpu_tuple_cost = 0.01
-SET cpu_index_tuple_cost = 0.005
-SET cpu_operator_cost = 0.0025
-SET effective_cache_size = '4GB'
-SET recursive_worktable_factor = 10
 AS $$
 BEGIN
     RETURN QUERY
@@ -97,29 +75,6 @@ RETURNS TABLE (project_id bigint, path text[])
 LANGUAGE plpgsql
 STABLE
 SET search_path = pg_catalog, pg_temp
-SET plan_cache_mode = force_generic_plan
-SET jit = off
-SET max_parallel_workers_per_gather = 0
-SET enable_seqscan = on
-SET enable_indexscan = on
-SET enable_indexonlyscan = on
-SET enable_bitmapscan = on
-SET enable_tidscan = on
-SET enable_nestloop = on
-SET enable_hashjoin = on
-SET enable_mergejoin = on
-SET enable_sort = on
-SET enable_incremental_sort = on
-SET enable_material = on
-SET enable_memoize = on
-SET enable_hashagg = on
-SET seq_page_cost = 1
-SET random_page_cost = 4
-SET cpu_tuple_cost = 0.01
-SET cpu_index_tuple_cost = 0.005
-SET cpu_operator_cost = 0.0025
-SET effective_cache_size = '4GB'
-SET recursive_worktable_factor = 10
 AS $$
 BEGIN
     RETURN QUERY

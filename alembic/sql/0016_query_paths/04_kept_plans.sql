@@ -7,8 +7,8 @@
 -- Left alone, a tenant could switch JIT on at zero cost, parallel workers at no setup cost, or index scans off,
 -- call a function often enough for its generic plan to be kept, and every later tenant's calls on that connection
 -- would compile, start workers or scan whole tables (attack #88 in docs/security.md; found for the graph walks in
--- a review of revision 0016, whose functions pin the same settings in their own SET clauses). Rows never depend on
--- the plan; time does, and it is not the caller's to choose for others.
+-- a review of revision 0016). Rows never depend on the plan; time does, and it is not the caller's to choose for
+-- others.
 --
 -- Two sets, by what a call costs: each pinned setting is saved and restored on every call (about 0.06 µs).
 --   * The scope accessors run several times per statement and read one signing key by its primary key (and
@@ -18,6 +18,8 @@
 --     fragments' triggers) and the entry functions pin the planner's method switches and cost constants as well
 --     (PostgreSQL's defaults; their statements are key lookups and small scans). Memory (work_mem) stays the
 --     operator's (docs/security.md, "Plans and statistics").
+--   * The graph walks and the edge trigger pin all of that and also keep the generic plan
+--     (plan_cache_mode = force_generic_plan), so the plan kept does not depend on whose parameters came first.
 -- Functions planned on every call (plan_cache_mode = force_custom_plan: text_candidates, nearest_fragments,
 -- storage_plan, delete_fragments, delete_resources) plan for their caller alone and are not listed; the admin-only
 -- functions are not called by tenants; the functions these call (check_token, verified_claims, resolve_token)
@@ -37,6 +39,7 @@ DECLARE
         'enable_incremental_sort=on', 'enable_material=on', 'enable_memoize=on', 'enable_hashagg=on',
         'seq_page_cost=1', 'random_page_cost=4', 'cpu_tuple_cost=0.01', 'cpu_index_tuple_cost=0.005',
         'cpu_operator_cost=0.0025', 'effective_cache_size=4GB', 'recursive_worktable_factor=10'];
+    walks_set constant text[] := full_set || ARRAY['plan_cache_mode=force_generic_plan'];
     accessors constant text[] := ARRAY[
         'scopedb.scope_project_ids', 'scopedb.scope_resource_filter', 'scopedb.scope_as_of',
         'scopedb.scope_filters_content', 'scopedb.scope_path_include', 'scopedb.scope_path_exclude',
@@ -48,24 +51,28 @@ DECLARE
         'scopedb.forget_note', 'scopedb.search_notes', 'scopedb.fetch_notes', 'scopedb_private.sweep_notes',
         'scopedb_private.note_is_live', 'scopedb_private.refuse_resource_cycle', 'scopedb_private.keep_original_content',
         'scopedb_private.sync_fragment_search', 'scopedb_private.forget_fragment_copies'];
+    walks constant text[] := ARRAY[
+        'scopedb.graph_walk', 'scopedb.graph_shortest_path', 'scopedb_private.copy_edge_ends'];
     f record;
     setting text;
     found_names text[];
 BEGIN
     SELECT array_agg(DISTINCT n.nspname || '.' || p.proname) INTO found_names
       FROM pg_catalog.pg_proc AS p JOIN pg_catalog.pg_namespace AS n ON n.oid = p.pronamespace
-     WHERE (n.nspname || '.' || p.proname) = ANY (accessors || shared_tables);
-    IF NOT (accessors || shared_tables) <@ COALESCE(found_names, '{}') THEN
+     WHERE (n.nspname || '.' || p.proname) = ANY (accessors || shared_tables || walks);
+    IF NOT (accessors || shared_tables || walks) <@ COALESCE(found_names, '{}') THEN
         RAISE EXCEPTION 'functions to pin that do not exist: %',
-            ARRAY(SELECT unnest(accessors || shared_tables) EXCEPT SELECT unnest(found_names));
+            ARRAY(SELECT unnest(accessors || shared_tables || walks) EXCEPT SELECT unnest(found_names));
     END IF;
     FOR f IN
-        SELECT p.oid::regprocedure AS fn, (n.nspname || '.' || p.proname) = ANY (accessors) AS is_accessor
+        SELECT p.oid::regprocedure AS fn, n.nspname || '.' || p.proname AS name
           FROM pg_catalog.pg_proc AS p JOIN pg_catalog.pg_namespace AS n ON n.oid = p.pronamespace
-         WHERE (n.nspname || '.' || p.proname) = ANY (accessors || shared_tables)
+         WHERE (n.nspname || '.' || p.proname) = ANY (accessors || shared_tables || walks)
          ORDER BY 1::text
     LOOP
-        FOREACH setting IN ARRAY CASE WHEN f.is_accessor THEN light ELSE full_set END LOOP
+        FOREACH setting IN ARRAY CASE WHEN f.name = ANY (accessors) THEN light
+                                      WHEN f.name = ANY (walks) THEN walks_set
+                                      ELSE full_set END LOOP
             EXECUTE pg_catalog.format('ALTER FUNCTION %s SET %I = %L', f.fn, pg_catalog.split_part(setting, '=', 1),
                                       pg_catalog.split_part(setting, '=', 2));
         END LOOP;
