@@ -32,16 +32,15 @@ FRACTIONS = (0.001, 0.01, 0.1, 1.0)
 
 OWNER_TEXT = """
 WITH q AS (SELECT websearch_to_tsquery('english', %(query)s) AS query),
-     hits AS (SELECT s.project_id, s.id, ts_rank_cd(s.tsv, q.query) AS rank
+     hits AS (SELECT s.project_id, s.id, s.path, s.content, ts_rank_cd(s.tsv, q.query) AS rank
                 FROM q, scopedb_private.fragment_search AS s
                WHERE s.project_id = ANY (%(projects)s) AND s.tsv @@ q.query
                ORDER BY rank DESC, s.project_id, s.id
                LIMIT 10)
-SELECT f.project_id, f.id, f.path, h.rank,
-       ts_headline('english', f.content, q.query, 'MaxFragments=2, MaxWords=20, MinWords=5')
-  FROM q, hits AS h JOIN scopedb.fragments AS f ON f.project_id = h.project_id AND f.id = h.id
- WHERE f.project_id = ANY (%(projects)s)
- ORDER BY h.rank DESC, f.project_id, f.id"""
+SELECT h.project_id, h.id, h.path, h.rank,
+       ts_headline('english', h.content, q.query, 'MaxFragments=2, MaxWords=20, MinWords=5')
+  FROM q, hits AS h
+ ORDER BY h.rank DESC, h.project_id, h.id"""
 
 
 def _actual(bench: Bench, projects: list[str]) -> float:

@@ -204,9 +204,11 @@ COMMENT ON TABLE scopedb.graph_edges IS
 -- row-level security (`@@` is not LEAKPROOF, so it may not run before the policy), and marking it LEAKPROOF needs
 -- a superuser. scopedb.text_candidates therefore finds matches here, in a table without RLS that only the owner
 -- can read. The copy also carries every column the read policy on fragments judges (resource, path, name, validity),
--- so text_candidates applies the verified scope to the matches here, ranks them, and joins only the best few back to
--- scopedb.fragments, where the owner's scope policy checks each one again: joining every match, as it did, cost a
--- common word in a wide scope four times the ranking itself.
+-- so text_candidates applies the verified scope to the matches here, and the content, so it ranks them and returns
+-- the best few with their text from here alone. Joining the best few back to scopedb.fragments (revision 0015) cost
+-- more than the search it served: planning a join into the partitioned table under the owner's scope policy took
+-- 0.5 ms of a 0.6 ms search in a small scope (revision 0017 measured it), and joining every match, as it did before
+-- that, cost a common word in a wide scope four times the ranking itself. The price is the content stored twice.
 -- Kept in step with fragments by triggers: inserts and changes are copied, deletes remove the copy, and a
 -- fragment's key never changes. (Not by a foreign key: a key referencing a partitioned table gains a constraint
 -- and its triggers for every new partition, and attaching the n-th project's partition grew with n — measured,
@@ -220,11 +222,13 @@ CREATE TABLE scopedb_private.fragment_search (
     fqn         text,
     valid_from  timestamptz NOT NULL,
     valid_to    timestamptz,
+    content     text NOT NULL,
     CONSTRAINT fragment_search_pkey PRIMARY KEY (project_id, id)
 ) PARTITION BY LIST (project_id);
 COMMENT ON TABLE scopedb_private.fragment_search IS
-    'Owner-only copy of fragments.tsv and of the columns the scope judges, partitioned like fragments, with a GIN '
-    'index on the partitions of larger projects: for scoped full-text search (see scopedb.text_candidates).';
+    'Owner-only copy of fragments.tsv, of the columns the scope judges and of the content, partitioned like '
+    'fragments, with a GIN index on the partitions of larger projects: for scoped full-text search (see '
+    'scopedb.text_candidates).';
 
 CREATE TABLE scopedb_private.fragment_originals (
     project_id   bigint NOT NULL,

@@ -162,26 +162,148 @@ $$;
 COMMENT ON FUNCTION scopedb_private.check_token(text) IS
     'Verifies a scope token (HMAC-SHA256, key not retired, audience = this database, not expired).';
 
+-- Verified once, read cheaply
+-- ---------------------------
+-- Verifying a token is a pure function of the token and the signing key (the expiry and the key's retirement are
+-- checked per statement apart from it), so its result can be remembered. The entry functions (enter_scope,
+-- reenter_scope, resolve_scope) remember each token they verify, with its claims in typed columns, in a small table
+-- of the session's own, pg_temp.scopedb_verified_tokens_v1: created by scopedb_owner inside those SECURITY DEFINER
+-- functions, and readable and writable by scopedb_owner only. The app holds no TEMP privilege, and PostgreSQL gives
+-- a role without it nothing but USAGE on the session's temporary schema: the app can neither read the table (it
+-- holds the tokens of every tenant that used this pooled connection) nor write, alter, lock or truncate it, nor
+-- create an object of its own beside it.
+--
+-- A statement then looks the setting's token up there instead of verifying it: found, not expired, and its key
+-- not retired (both checked on every statement, as the full verification does, so a scope still ends at the next
+-- statement), it has the claims the full verification would give. Anything else is verified in full (check_token):
+-- a token never entered through an entry function on this session (set_config, SET LOCAL — the Citus form;
+-- workers have no table at all), a table dropped by DISCARD TEMP, a hot standby (no temporary tables there). The
+-- table is a memo of verifications, never a source of scope: what a statement admits is always what check_token
+-- would admit for the token in the setting, and knowing a token that verifies is what reaching its scope takes,
+-- memo or not. (A signing key's secret changed in place — not something scopedb does: rotation makes a new key —
+-- would not invalidate what was remembered under the old secret before; retiring or deleting the key does.)
+--
+-- Why a table and not something cheaper: nothing else the app cannot write survives from one statement to the
+-- next. Writes are rare: a kept resolved token (scopedb.resolved) is remembered once per connection, so a request
+-- on a warm connection writes nothing and assigns no transaction id. A transaction-bound memo, rewritten by every
+-- entry, was measured first and not taken: 30 µs and a transaction id per request (ON COMMIT DELETE ROWS, to end
+-- it with the transaction, cost 0.55 ms per COMMIT).
+
+-- Remembers that `token` verified with `claims` (see above). Called by the entry functions only, after they have
+-- verified the token. It skips the memo (every statement then verifies in full) where a temporary table cannot be
+-- made: a hot standby, a read-only transaction on a session's first entry, or an owner without TEMP on the
+-- database (a managed server where the migration could not grant it). Expired tokens are dropped as new ones come
+-- in, and at most 64 are kept (the most recently verified), so the table stays a few pages.
+CREATE FUNCTION scopedb_private.remember_scope(token text, claims scopedb_private.scope_claims) RETURNS void
+LANGUAGE plpgsql
+VOLATILE
+AS $$
+BEGIN
+    IF token IS NULL OR claims IS NULL OR pg_catalog.pg_is_in_recovery() THEN
+        RETURN;
+    END IF;
+    IF pg_catalog.to_regclass('pg_temp.scopedb_verified_tokens_v1') IS NULL THEN
+        IF pg_catalog.current_setting('transaction_read_only')::boolean
+           OR NOT pg_catalog.has_database_privilege(pg_catalog.current_database(), 'TEMPORARY') THEN
+            RETURN;
+        END IF;
+        -- Builtin types only: a table that lives as long as a pooled connection must not depend on scopedb's own
+        -- types, which a later migration may change (a later layout gets a new name, _v2).
+        CREATE TEMPORARY TABLE scopedb_verified_tokens_v1 (
+            token           text PRIMARY KEY,
+            key_id          text NOT NULL,
+            expires_at      timestamptz NOT NULL,
+            verified_at     timestamptz NOT NULL,
+            v               integer,
+            aud             text,
+            iat             bigint,
+            exp             bigint,
+            act             text,
+            projects        text[],
+            project_ids     bigint[],
+            resources       text[],
+            denied          text[],
+            resource_filter text[],
+            path_include    text[],
+            path_exclude    text[],
+            name_include    text[],
+            name_exclude    text[],
+            "time"          text);
+    ELSIF EXISTS (SELECT FROM pg_temp.scopedb_verified_tokens_v1 AS m WHERE m.token = remember_scope.token) THEN
+        RETURN;
+    END IF;
+    DELETE FROM pg_temp.scopedb_verified_tokens_v1 AS m
+     WHERE m.expires_at <= pg_catalog.statement_timestamp()
+        OR m.token IN (SELECT o.token FROM pg_temp.scopedb_verified_tokens_v1 AS o
+                        ORDER BY o.verified_at DESC OFFSET 63);
+    INSERT INTO pg_temp.scopedb_verified_tokens_v1
+           (token, key_id, expires_at, verified_at, v, aud, iat, exp, act, projects, project_ids, resources, denied,
+            resource_filter, path_include, path_exclude, name_include, name_exclude, "time")
+    VALUES (remember_scope.token, pg_catalog.split_part(remember_scope.token, '.', 2), pg_catalog.to_timestamp(claims.exp),
+            pg_catalog.clock_timestamp(), claims.v, claims.aud, claims.iat, claims.exp, claims.act, claims.projects,
+            claims.project_ids, claims.resources, claims.denied, claims.resource_filter, claims.path_include,
+            claims.path_exclude, claims.name_include, claims.name_exclude, claims."time");
+END
+$$;
+COMMENT ON FUNCTION scopedb_private.remember_scope(text, scopedb_private.scope_claims) IS
+    'Remembers that a token verified, with its claims (entry functions only; an owner-only table of the session).';
+
+-- The claims `token` verifies to, from the memo (see above), or NULL when the memo does not have them: no table,
+-- a token never remembered, or remembered but since expired or its key retired. Runs inside scopedb's SECURITY
+-- DEFINER functions only, as their owner.
+CREATE FUNCTION scopedb_private.remembered_claims(token text) RETURNS scopedb_private.scope_claims
+LANGUAGE plpgsql
+STABLE
+AS $$
+DECLARE
+    memo record;
+BEGIN
+    IF token IS NULL OR pg_catalog.to_regclass('pg_temp.scopedb_verified_tokens_v1') IS NULL THEN
+        RETURN NULL;
+    END IF;
+    SELECT m.key_id, m.expires_at,
+           ROW(m.v, m.aud, m.iat, m.exp, m.act, m.projects, m.project_ids, m.resources, m.denied,
+               m.resource_filter, m.path_include, m.path_exclude, m.name_include, m.name_exclude,
+               m."time")::scopedb_private.scope_claims AS claims
+      INTO memo
+      FROM pg_temp.scopedb_verified_tokens_v1 AS m
+     WHERE m.token = remembered_claims.token;
+    -- The key is read on its own, by its primary key: joined to the memo it cost twice as much.
+    IF memo.expires_at > pg_catalog.statement_timestamp()
+       AND EXISTS (SELECT FROM scopedb_private.signing_keys AS k
+                    WHERE k.key_id = memo.key_id
+                      AND (k.retired_at IS NULL OR k.retired_at > pg_catalog.statement_timestamp())) THEN
+        RETURN memo.claims;
+    END IF;
+    RETURN NULL;
+END
+$$;
+COMMENT ON FUNCTION scopedb_private.remembered_claims(text) IS
+    'Claims of a token remembered as verified (not expired, key not retired); NULL when the memo has none.';
+
 -- The verified claims of the current transaction, or NULL (no scope, an ended transaction, or a token that does
 -- not verify). Settings read as '' once the transaction that set them has ended, hence NULLIF. Like check_token it
 -- runs only inside scopedb's SECURITY DEFINER functions (the accessors), as their owner, under their pinned
 -- search_path, so it has no SET clause of its own.
 --
--- Every accessor verifies: the setting can be changed by any SQL the application runs, so what it holds is
--- trusted only once checked. A memo of the verification (a row written at entry and trusted for that token) would
--- save a few microseconds per accessor, but a row written per transaction costs a transaction id per request,
--- which read-heavy services would pay for in wraparound vacuums, and does not work on a hot standby
--- (docs/architecture.md, "Why these choices").
+-- Every accessor asks: the setting can be changed by any SQL the application runs, so what it holds is trusted
+-- only once checked. The check is the memo when it has the token (above: a few µs), and the full verification
+-- otherwise (about 20 µs: two SHA-256 HMAC passes, the key read, the claims parsed).
 CREATE FUNCTION scopedb_private.verified_claims() RETURNS scopedb_private.scope_claims
 LANGUAGE plpgsql
 STABLE
 AS $$
+DECLARE
+    entered text := NULLIF(pg_catalog.current_setting('scopedb.scope_token', true), '');
 BEGIN
-    RETURN (scopedb_private.check_token(NULLIF(pg_catalog.current_setting('scopedb.scope_token', true), ''))).claims;
+    IF entered IS NULL THEN
+        RETURN NULL;
+    END IF;
+    RETURN COALESCE(scopedb_private.remembered_claims(entered), (scopedb_private.check_token(entered)).claims);
 END
 $$;
 COMMENT ON FUNCTION scopedb_private.verified_claims() IS
-    'Claims of the verified scope token of this transaction; NULL when there is none.';
+    'Claims of the verified scope token of this transaction (remembered, else verified in full); NULL when none.';
 
 -- True when the session logged in as a member of scopedb_owner: migrations, admin calls. session_user cannot be
 -- changed by a non-superuser, so code running as scopedb_app cannot make this true.
@@ -485,29 +607,23 @@ VOLATILE
 SET search_path = pg_catalog, pg_temp
 AS $$
 BEGIN
-    PERFORM pg_catalog.set_config('row_security', 'on', true),
-            pg_catalog.set_config('gin_fuzzy_search_limit', '0', true),
-            pg_catalog.set_config('statement_timeout', '0', true),
-            pg_catalog.set_config('lock_timeout', '0', true),
-            pg_catalog.set_config('idle_in_transaction_session_timeout', '0', true),
-            pg_catalog.set_config('exit_on_error', 'off', true),
-            pg_catalog.set_config('transform_null_equals', 'off', true),
-            pg_catalog.set_config('standard_conforming_strings', 'on', true),
-            pg_catalog.set_config('DateStyle', 'ISO, MDY', true),
-            pg_catalog.set_config('IntervalStyle', 'postgres', true),
-            pg_catalog.set_config('extra_float_digits', '1', true),
-            pg_catalog.set_config('hnsw.ef_search', '40', true),
-            pg_catalog.set_config('hnsw.iterative_scan', 'off', true),
-            pg_catalog.set_config('hnsw.max_scan_tuples', '20000', true),
-            pg_catalog.set_config('hnsw.scan_mem_multiplier', '1', true),
-            -- Pruning is what keeps a statement to the scope's partitions. (scopedb sends its statements
-            -- unprepared, so their parameters are constants at plan time; its functions that read fragments pin
-            -- plan_cache_mode = force_custom_plan themselves. The transaction does not: the scope accessors and
-            -- the entry functions would then plan their own lookups again on every call.)
-            pg_catalog.set_config('enable_partition_pruning', 'on', true);
-    IF pg_catalog.current_setting('transaction_timeout', true) IS NOT NULL THEN  -- PostgreSQL 17 and later
-        PERFORM pg_catalog.set_config('transaction_timeout', '0', true);
-    END IF;
+    -- Only the settings that differ are set: a set_config costs about 4 µs (sixteen of them were the largest part
+    -- of an entry), reading one a tenth of that, and a setting that already has the value needs nothing.
+    -- (Pruning is what keeps a statement to the scope's partitions. scopedb sends its statements unprepared, so
+    -- their parameters are constants at plan time; its functions that read fragments pin
+    -- plan_cache_mode = force_custom_plan themselves. The transaction does not: the scope accessors and the entry
+    -- functions would then plan their own lookups again on every call.)
+    PERFORM pg_catalog.set_config(p.name, p.value, true)
+       FROM (VALUES ('row_security', 'on'), ('gin_fuzzy_search_limit', '0'), ('statement_timeout', '0'),
+                    ('lock_timeout', '0'), ('idle_in_transaction_session_timeout', '0'), ('exit_on_error', 'off'),
+                    ('transform_null_equals', 'off'), ('standard_conforming_strings', 'on'),
+                    ('DateStyle', 'ISO, MDY'), ('IntervalStyle', 'postgres'), ('extra_float_digits', '1'),
+                    ('hnsw.ef_search', '40'), ('hnsw.iterative_scan', 'off'), ('hnsw.max_scan_tuples', '20000'),
+                    ('hnsw.scan_mem_multiplier', '1'), ('enable_partition_pruning', 'on'),
+                    ('transaction_timeout', '0')) AS p (name, value)
+      WHERE pg_catalog.current_setting(p.name, true) IS DISTINCT FROM p.value
+        -- transaction_timeout exists from PostgreSQL 17 on; on an older server it is not made up.
+        AND (p.name <> 'transaction_timeout' OR pg_catalog.current_setting(p.name, true) IS NOT NULL);
 END
 $$;
 COMMENT ON FUNCTION scopedb_private.pin_settings() IS
@@ -601,8 +717,13 @@ VOLATILE
 SECURITY DEFINER
 SET search_path = pg_catalog, pg_temp
 AS $$
+DECLARE
+    r record;
 BEGIN
-    RETURN (scopedb_private.resolve_token(token)).resolved;
+    SELECT t.resolved, t.resolved_claims INTO r FROM scopedb_private.resolve_token(token) AS t;
+    -- The caller sets it with SET LOCAL next: in this transaction its statements need not verify it again.
+    PERFORM scopedb_private.remember_scope(r.resolved, r.resolved_claims);
+    RETURN r.resolved;
 END
 $$;
 COMMENT ON FUNCTION scopedb.resolve_scope(text) IS
@@ -624,6 +745,7 @@ BEGIN
     SELECT r.resolved, r.resolved_claims INTO entered FROM scopedb_private.resolve_token(token) AS r;
     claims := entered.resolved_claims;  -- what the token just signed holds: no need to verify it again
     PERFORM pg_catalog.set_config('scopedb.scope_token', entered.resolved, true);
+    PERFORM scopedb_private.remember_scope(entered.resolved, claims);
     RETURN pg_catalog.jsonb_build_object(
         'project_ids', claims.project_ids,
         'resource_filter', claims.resource_filter,
@@ -646,10 +768,15 @@ SECURITY DEFINER
 SET search_path = pg_catalog, pg_temp
 AS $$
 DECLARE
-    claims scopedb_private.scope_claims := (scopedb_private.check_token(resolved)).claims;  -- verified once here
+    -- Verified once here: remembered from an earlier entry on this connection, or in full (and then remembered).
+    remembered scopedb_private.scope_claims := scopedb_private.remembered_claims(resolved);
+    claims scopedb_private.scope_claims := COALESCE(remembered, (scopedb_private.check_token(resolved)).claims);
     ids bigint[] := COALESCE(claims.project_ids, '{}'::bigint[]);
 BEGIN
     PERFORM pg_catalog.set_config('scopedb.scope_token', COALESCE(resolved, ''), true);
+    IF remembered IS NULL THEN
+        PERFORM scopedb_private.remember_scope(resolved, claims);
+    END IF;
     PERFORM scopedb_private.pin_settings();
     -- The owner's policy on projects admits the names of the token in the setting.
     IF pg_catalog.cardinality(ids) = 0
@@ -781,8 +908,9 @@ BEGIN
             'FOR VALUES IN (%s)', project, project);
     END IF;
     -- The full-text copies, into the project's own partition (the tsvectors are stored: nothing is parsed again).
-    INSERT INTO scopedb_private.fragment_search AS s (project_id, id, tsv, resource_id, path, fqn, valid_from, valid_to)
-    SELECT f.project_id, f.id, f.tsv, f.resource_id, f.path, f.fqn, f.valid_from, f.valid_to
+    INSERT INTO scopedb_private.fragment_search AS s (project_id, id, tsv, resource_id, path, fqn, valid_from, valid_to,
+                                                      content)
+    SELECT f.project_id, f.id, f.tsv, f.resource_id, f.path, f.fqn, f.valid_from, f.valid_to, f.content
       FROM scopedb.fragments AS f WHERE f.project_id = project
     ON CONFLICT ON CONSTRAINT fragment_search_pkey DO NOTHING;
 END
@@ -908,18 +1036,16 @@ COMMENT ON FUNCTION scopedb_private.storage_plan(integer, boolean, bigint[]) IS
 -- Full-text search
 -- ---------------------------------------------------------------------------------------------------------------
 
--- Scoped full-text candidates: the best `max_rows` fragments matching `query`, with their ts_rank_cd. The GIN
--- index of scopedb_private.fragment_search finds the matches (it has no RLS, so the index is usable), and the
--- verified scope is applied to them there: the copy carries the columns the read policy judges, and the predicate
--- below is that policy's, term for term, with the scope's values read once (one verification of the token, not
--- one per accessor) and inlined as constants (plan_cache_mode), so the planner prunes to the scope's partitions
--- and drops the checks a scope does not need (no patterns: no pattern test at all). Only the best `max_rows` are
--- then joined to scopedb.fragments, for their content, and that join runs under the owner's policy "owner searches
--- the fragments of the entered scope", which is the app's read policy (the audit holds both to the manifest): every
--- row returned is checked by it once more, so a copy out of step could only ever return fewer rows, never another
--- row. Joining every match, as this did, cost a common word in a wide scope four times what ranking it costs
--- (measured: 1,000,000 fragments, 60 projects; 1.6 s against 0.42 s for the owner's ranking with an explicit
--- WHERE).
+-- Scoped full-text candidates: the best `max_rows` fragments matching `query`, with their ts_rank_cd and their
+-- rows. The GIN index of scopedb_private.fragment_search finds the matches (it has no RLS, so the index is usable),
+-- and the verified scope is applied to them there: the copy carries the columns the read policy judges, and the
+-- predicate below is that policy's, term for term, with the scope's values read once (one check of the token, not
+-- one per accessor) and inlined as constants (plan_cache_mode), so the planner prunes to the scope's partitions and
+-- drops the checks a scope does not need (no patterns: no pattern test at all). The copy carries the content too,
+-- so the best `max_rows` are returned from it alone. They used to be joined to scopedb.fragments under the owner's
+-- scope policy, a second check of each returned row; planning that join into the partitioned table took 0.5 ms
+-- of a 0.6 ms search in a small scope (revision 0017 removed it). The copy is written only by the owner's
+-- triggers on fragments, in the statement that changes them, so it is what the fragments are.
 --
 -- Each project's words are in its own partition (scopedb_parts.fragment_search_<id>, with a GIN index once the
 -- project is large enough; the small projects' in the shared partition, searched through the primary key), and the
@@ -975,23 +1101,20 @@ BEGIN
     name_include := scopedb_private.anchored(NULLIF(c.name_include, '{}'));
     name_exclude := scopedb_private.anchored(NULLIF(c.name_exclude, '{}'));
     RETURN QUERY
-        SELECT b.project_id, b.id, b.rank, f.resource_id, f.path, f.fqn, f.content
-          FROM (SELECT s.project_id, s.id, pg_catalog.ts_rank_cd(s.tsv, query) AS rank
-                  FROM scopedb_private.fragment_search AS s
-                 WHERE s.tsv @@ query AND s.project_id = ANY (ids)
-                   -- The read policy on scopedb.fragments (sql/04_policies.sql), on the copied columns.
-                   AND (s.valid_from <= as_of AND (s.valid_to IS NULL OR s.valid_to > as_of)) IS NOT FALSE
-                   AND (COALESCE(s.resource_id, '') = ANY (c.resource_filter)) IS NOT FALSE
-                   AND (NOT patterns
-                        OR ((COALESCE(s.path, '') ~ ANY (path_include)) IS NOT FALSE
-                            AND (COALESCE(s.path, '') ~ ANY (path_exclude)) IS NOT TRUE
-                            AND (COALESCE(s.fqn, '') ~ ANY (name_include)) IS NOT FALSE
-                            AND (COALESCE(s.fqn, '') ~ ANY (name_exclude)) IS NOT TRUE))
-                 ORDER BY 3 DESC, 1, 2
-                 LIMIT max_rows) AS b
-          JOIN scopedb.fragments AS f ON f.project_id = b.project_id AND f.id = b.id
-         WHERE f.project_id = ANY (ids)
-         ORDER BY 3 DESC, 1, 2;   -- by position: the names are also this function's output columns
+        SELECT s.project_id, s.id, pg_catalog.ts_rank_cd(s.tsv, query) AS rank, s.resource_id, s.path, s.fqn,
+               s.content
+          FROM scopedb_private.fragment_search AS s
+         WHERE s.tsv @@ query AND s.project_id = ANY (ids)
+           -- The read policy on scopedb.fragments (sql/04_policies.sql), on the copied columns.
+           AND (s.valid_from <= as_of AND (s.valid_to IS NULL OR s.valid_to > as_of)) IS NOT FALSE
+           AND (COALESCE(s.resource_id, '') = ANY (c.resource_filter)) IS NOT FALSE
+           AND (NOT patterns
+                OR ((COALESCE(s.path, '') ~ ANY (path_include)) IS NOT FALSE
+                    AND (COALESCE(s.path, '') ~ ANY (path_exclude)) IS NOT TRUE
+                    AND (COALESCE(s.fqn, '') ~ ANY (name_include)) IS NOT FALSE
+                    AND (COALESCE(s.fqn, '') ~ ANY (name_exclude)) IS NOT TRUE))
+         ORDER BY 3 DESC, 1, 2   -- by position: the names are also this function's output columns
+         LIMIT max_rows;
 END
 $$;
 COMMENT ON FUNCTION scopedb.text_candidates(tsquery, integer) IS
@@ -1636,14 +1759,16 @@ BEGIN
     -- "changed" is the statement's transition table of new rows (inserted, or updated in any column: a trigger
     -- with a transition table cannot name columns). Rows whose copied columns did not change are skipped by the
     -- WHERE.
-    INSERT INTO scopedb_private.fragment_search AS s (project_id, id, tsv, resource_id, path, fqn, valid_from, valid_to)
-    SELECT c.project_id, c.id, c.tsv, c.resource_id, c.path, c.fqn, c.valid_from, c.valid_to FROM changed AS c
+    INSERT INTO scopedb_private.fragment_search AS s (project_id, id, tsv, resource_id, path, fqn, valid_from, valid_to,
+                                                      content)
+    SELECT c.project_id, c.id, c.tsv, c.resource_id, c.path, c.fqn, c.valid_from, c.valid_to, c.content
+      FROM changed AS c
     ON CONFLICT ON CONSTRAINT fragment_search_pkey DO UPDATE
        SET tsv = EXCLUDED.tsv, resource_id = EXCLUDED.resource_id, path = EXCLUDED.path, fqn = EXCLUDED.fqn,
-           valid_from = EXCLUDED.valid_from, valid_to = EXCLUDED.valid_to
-     WHERE (s.tsv, s.resource_id, s.path, s.fqn, s.valid_from, s.valid_to)
+           valid_from = EXCLUDED.valid_from, valid_to = EXCLUDED.valid_to, content = EXCLUDED.content
+     WHERE (s.tsv, s.resource_id, s.path, s.fqn, s.valid_from, s.valid_to, s.content)
            IS DISTINCT FROM (EXCLUDED.tsv, EXCLUDED.resource_id, EXCLUDED.path, EXCLUDED.fqn, EXCLUDED.valid_from,
-                             EXCLUDED.valid_to);
+                             EXCLUDED.valid_to, EXCLUDED.content);
     RETURN NULL;
 END
 $$;

@@ -235,7 +235,9 @@ CREATE POLICY "owner administers every row in an admin session" ON scopedb.fragm
     USING ((SELECT scopedb_private.is_admin_session()))
     WITH CHECK ((SELECT scopedb_private.is_admin_session()));
 
--- Lets scopedb.text_candidates (SECURITY DEFINER) read exactly the fragments the app's read policy admits.
+-- Lets the SECURITY DEFINER functions that delete fragments for the app (delete_fragments, delete_resources) read
+-- exactly the fragments the app's read policy admits: a DELETE or UPDATE with a WHERE clause sees only rows the
+-- SELECT policies admit. (Full-text search reads the owner-only copy, not this table.)
 CREATE POLICY "owner searches the fragments of the entered scope" ON scopedb.fragments
     AS PERMISSIVE FOR SELECT TO scopedb_owner
     USING (project_id = ANY ((SELECT scopedb.scope_project_ids())::bigint[])

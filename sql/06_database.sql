@@ -11,6 +11,10 @@ BEGIN
     EXECUTE pg_catalog.format('REVOKE TEMPORARY ON DATABASE %I FROM PUBLIC', pg_catalog.current_database());
     EXECUTE pg_catalog.format('GRANT CONNECT ON DATABASE %I TO scopedb_app, scopedb_auditor, scopedb_owner',
                               pg_catalog.current_database());
+    -- scopedb_owner alone may make temporary tables: the entry functions, which run as the owner, keep the memo
+    -- of the tokens they verified in one (scopedb_private.remember_scope). Without this grant the memo is
+    -- skipped and every statement verifies the token in full.
+    EXECUTE pg_catalog.format('GRANT TEMPORARY ON DATABASE %I TO scopedb_owner', pg_catalog.current_database());
 EXCEPTION WHEN insufficient_privilege THEN
     RAISE WARNING 'scopedb: not the database owner; TEMP is still granted to PUBLIC on %',
         pg_catalog.current_database();

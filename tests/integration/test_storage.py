@@ -268,32 +268,32 @@ def test_a_search_opens_only_the_scope_s_partitions(tenants: Tenants) -> None:
     assert {name for (name,) in opened if f"_{tenants.a.id}" not in name} == set()
 
 
-def test_the_full_text_copy_carries_the_scope_columns_and_a_copy_out_of_step_returns_nothing_more(
+def test_the_full_text_copy_carries_the_scope_columns_and_the_content_and_follows_every_change(
     tenants: Tenants,
 ) -> None:
-    """text_candidates applies the scope to the copy's resource, path, name and validity before ranking; the copy
-    follows every change of them; and the join back to fragments, under the owner's read policy, checks each row
-    again, so a copy that disagreed with its fragment could hide a row but never show one the scope hides."""
+    """text_candidates applies the scope to the copy's resource, path, name and validity before ranking, and returns
+    the best rows' text from the copy too (revision 0017: no join back to the fragments); so the copy must follow
+    every change of its fragment — path, content, deletion — in the statement that makes it."""
     with tenants.db.scoped(tenants.scope("acme/api")) as s:
         s.ingest_fragments([Fragment(project="acme/api", id=f"k{n}", content="kestrel words", path=f"src/k{n}.py")
                             for n in range(4)])  # fmt: skip
         s.execute("UPDATE scopedb.fragments SET path = 'private/k0.txt' WHERE id = 'k0'")
     with psycopg.connect(tenants.db.dsn) as conn:
         copied = conn.execute(
-            "SELECT s.id, s.path, s.valid_from = f.valid_from FROM scopedb_private.fragment_search AS s "
+            "SELECT s.id, s.path, s.valid_from = f.valid_from, s.content = f.content "
+            "FROM scopedb_private.fragment_search AS s "
             "JOIN scopedb.fragments AS f USING (project_id, id) WHERE s.project_id = %s AND s.id LIKE 'k%%' "
             "ORDER BY 1",
             (tenants.a.id,),
         ).fetchall()
-    assert copied == [("k0", "private/k0.txt", True), ("k1", "src/k1.py", True), ("k2", "src/k2.py", True),
-                      ("k3", "src/k3.py", True)]  # fmt: skip
+    assert copied == [("k0", "private/k0.txt", True, True), ("k1", "src/k1.py", True, True),
+                      ("k2", "src/k2.py", True, True), ("k3", "src/k3.py", True, True)]  # fmt: skip
     src_only = tenants.scope("acme/api", include_paths={"src/**"})
     with tenants.db.scoped(src_only) as s:
         assert sorted(h.fragment.id for h in s.search_text("kestrel")) == ["k1", "k2", "k3"]
-    with psycopg.connect(tenants.db.dsn, autocommit=True) as conn:  # the copy says k0 is under src/; it is not
-        conn.execute(
-            "UPDATE scopedb_private.fragment_search SET path = 'src/k0.py' WHERE project_id = %s AND id = 'k0'",
-            (tenants.a.id,),
-        )
-    with tenants.db.scoped(src_only) as s:
-        assert sorted(h.fragment.id for h in s.search_text("kestrel")) == ["k1", "k2", "k3"]
+        s.execute("UPDATE scopedb.fragments SET content = 'kestrel words, revised' WHERE id = 'k1'")
+        assert {h.fragment.id: h.fragment.content for h in s.search_text("revised")} == {"k1": "kestrel words, revised"}
+        s.delete_fragments("acme/api", ["k2"])
+        assert sorted(h.fragment.id for h in s.search_text("kestrel")) == ["k1", "k3"]
+    with tenants.db.scoped(tenants.scope("acme/api")) as s:  # the move out of src/ stays hidden only from src_only
+        assert sorted(h.fragment.id for h in s.search_text("kestrel")) == ["k0", "k1", "k3"]

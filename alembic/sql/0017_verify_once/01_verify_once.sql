@@ -1,0 +1,249 @@
+-- Revision 0017 (issue 19): verify once per transaction. The entry functions remember the token they verified
+-- in an owner-only temporary table (scopedb_private.remember_scope); the scope accessors read that memo instead
+-- of verifying the token again on every call (scopedb_private.verified_claims).
+
+SET ROLE scopedb_owner;
+
+RESET ROLE;
+DO $grant$
+BEGIN
+    EXECUTE pg_catalog.format('GRANT TEMPORARY ON DATABASE %I TO scopedb_owner', pg_catalog.current_database());
+EXCEPTION WHEN insufficient_privilege THEN
+    RAISE WARNING 'scopedb: not the database owner; scopedb_owner gets no TEMP on %, so every statement verifies its scope in full',
+        pg_catalog.current_database();
+END
+$grant$;
+SET ROLE scopedb_owner;
+
+-- Remembers that `token` verified with `claims` (see above). Called by the entry functions only, after they have
+-- verified the token. It skips the memo (every statement then verifies in full) where a temporary table cannot be
+-- made: a hot standby, a read-only transaction on a session's first entry, or an owner without TEMP on the
+-- database (a managed server where the migration could not grant it). Expired tokens are dropped as new ones come
+-- in, and at most 64 are kept (the most recently verified), so the table stays a few pages.
+CREATE FUNCTION scopedb_private.remember_scope(token text, claims scopedb_private.scope_claims) RETURNS void
+LANGUAGE plpgsql
+VOLATILE
+AS $$
+BEGIN
+    IF token IS NULL OR claims IS NULL OR pg_catalog.pg_is_in_recovery() THEN
+        RETURN;
+    END IF;
+    IF pg_catalog.to_regclass('pg_temp.scopedb_verified_tokens_v1') IS NULL THEN
+        IF pg_catalog.current_setting('transaction_read_only')::boolean
+           OR NOT pg_catalog.has_database_privilege(pg_catalog.current_database(), 'TEMPORARY') THEN
+            RETURN;
+        END IF;
+        -- Builtin types only: a table that lives as long as a pooled connection must not depend on scopedb's own
+        -- types, which a later migration may change (a later layout gets a new name, _v2).
+        CREATE TEMPORARY TABLE scopedb_verified_tokens_v1 (
+            token           text PRIMARY KEY,
+            key_id          text NOT NULL,
+            expires_at      timestamptz NOT NULL,
+            verified_at     timestamptz NOT NULL,
+            v               integer,
+            aud             text,
+            iat             bigint,
+            exp             bigint,
+            act             text,
+            projects        text[],
+            project_ids     bigint[],
+            resources       text[],
+            denied          text[],
+            resource_filter text[],
+            path_include    text[],
+            path_exclude    text[],
+            name_include    text[],
+            name_exclude    text[],
+            "time"          text);
+    ELSIF EXISTS (SELECT FROM pg_temp.scopedb_verified_tokens_v1 AS m WHERE m.token = remember_scope.token) THEN
+        RETURN;
+    END IF;
+    DELETE FROM pg_temp.scopedb_verified_tokens_v1 AS m
+     WHERE m.expires_at <= pg_catalog.statement_timestamp()
+        OR m.token IN (SELECT o.token FROM pg_temp.scopedb_verified_tokens_v1 AS o
+                        ORDER BY o.verified_at DESC OFFSET 63);
+    INSERT INTO pg_temp.scopedb_verified_tokens_v1
+           (token, key_id, expires_at, verified_at, v, aud, iat, exp, act, projects, project_ids, resources, denied,
+            resource_filter, path_include, path_exclude, name_include, name_exclude, "time")
+    VALUES (remember_scope.token, pg_catalog.split_part(remember_scope.token, '.', 2), pg_catalog.to_timestamp(claims.exp),
+            pg_catalog.clock_timestamp(), claims.v, claims.aud, claims.iat, claims.exp, claims.act, claims.projects,
+            claims.project_ids, claims.resources, claims.denied, claims.resource_filter, claims.path_include,
+            claims.path_exclude, claims.name_include, claims.name_exclude, claims."time");
+END
+$$;
+COMMENT ON FUNCTION scopedb_private.remember_scope(text, scopedb_private.scope_claims) IS
+    'Remembers that a token verified, with its claims (entry functions only; an owner-only table of the session).';
+
+-- The claims `token` verifies to, from the memo (see above), or NULL when the memo does not have them: no table,
+-- a token never remembered, or remembered but since expired or its key retired. Runs inside scopedb's SECURITY
+-- DEFINER functions only, as their owner.
+CREATE FUNCTION scopedb_private.remembered_claims(token text) RETURNS scopedb_private.scope_claims
+LANGUAGE plpgsql
+STABLE
+AS $$
+DECLARE
+    memo record;
+BEGIN
+    IF token IS NULL OR pg_catalog.to_regclass('pg_temp.scopedb_verified_tokens_v1') IS NULL THEN
+        RETURN NULL;
+    END IF;
+    SELECT m.key_id, m.expires_at,
+           ROW(m.v, m.aud, m.iat, m.exp, m.act, m.projects, m.project_ids, m.resources, m.denied,
+               m.resource_filter, m.path_include, m.path_exclude, m.name_include, m.name_exclude,
+               m."time")::scopedb_private.scope_claims AS claims
+      INTO memo
+      FROM pg_temp.scopedb_verified_tokens_v1 AS m
+     WHERE m.token = remembered_claims.token;
+    -- The key is read on its own, by its primary key: joined to the memo it cost twice as much.
+    IF memo.expires_at > pg_catalog.statement_timestamp()
+       AND EXISTS (SELECT FROM scopedb_private.signing_keys AS k
+                    WHERE k.key_id = memo.key_id
+                      AND (k.retired_at IS NULL OR k.retired_at > pg_catalog.statement_timestamp())) THEN
+        RETURN memo.claims;
+    END IF;
+    RETURN NULL;
+END
+$$;
+COMMENT ON FUNCTION scopedb_private.remembered_claims(text) IS
+    'Claims of a token remembered as verified (not expired, key not retired); NULL when the memo has none.';
+
+-- The settings a scoped transaction's results and refusals depend on, set for the rest of the transaction to the
+-- values scopedb is built for, whatever the session brought with it. Every application session shares one login,
+-- and a tenant that resets its role to that login may store defaults for it (ALTER ROLE CURRENT_USER SET ...),
+-- which every later session of every tenant would start with: row_security = off turned every read into an
+-- error, gin_fuzzy_search_limit made searches silently partial, timeouts cut other tenants' statements short.
+-- search_path is pinned by the entry statement itself (a function's own SET search_path would undo it here), and
+-- the isolation level and read-write mode by its BEGIN (they cannot change after the first statement).
+CREATE OR REPLACE FUNCTION scopedb_private.pin_settings() RETURNS void
+LANGUAGE plpgsql
+VOLATILE
+SET search_path = pg_catalog, pg_temp
+AS $$
+BEGIN
+    -- Only the settings that differ are set: a set_config costs about 4 µs (sixteen of them were the largest part
+    -- of an entry), reading one a tenth of that, and a setting that already has the value needs nothing.
+    -- (Pruning is what keeps a statement to the scope's partitions. scopedb sends its statements unprepared, so
+    -- their parameters are constants at plan time; its functions that read fragments pin
+    -- plan_cache_mode = force_custom_plan themselves. The transaction does not: the scope accessors and the entry
+    -- functions would then plan their own lookups again on every call.)
+    PERFORM pg_catalog.set_config(p.name, p.value, true)
+       FROM (VALUES ('row_security', 'on'), ('gin_fuzzy_search_limit', '0'), ('statement_timeout', '0'),
+                    ('lock_timeout', '0'), ('idle_in_transaction_session_timeout', '0'), ('exit_on_error', 'off'),
+                    ('transform_null_equals', 'off'), ('standard_conforming_strings', 'on'),
+                    ('DateStyle', 'ISO, MDY'), ('IntervalStyle', 'postgres'), ('extra_float_digits', '1'),
+                    ('hnsw.ef_search', '40'), ('hnsw.iterative_scan', 'off'), ('hnsw.max_scan_tuples', '20000'),
+                    ('hnsw.scan_mem_multiplier', '1'), ('enable_partition_pruning', 'on'),
+                    ('transaction_timeout', '0')) AS p (name, value)
+      WHERE pg_catalog.current_setting(p.name, true) IS DISTINCT FROM p.value
+        -- transaction_timeout exists from PostgreSQL 17 on; on an older server it is not made up.
+        AND (p.name <> 'transaction_timeout' OR pg_catalog.current_setting(p.name, true) IS NOT NULL);
+END
+$$;
+COMMENT ON FUNCTION scopedb_private.pin_settings() IS
+    'Sets, for the transaction, every setting a scoped transaction''s results or refusals depend on.';
+
+-- The verified claims of the current transaction, or NULL (no scope, an ended transaction, or a token that does
+-- not verify). Settings read as '' once the transaction that set them has ended, hence NULLIF. Like check_token it
+-- runs only inside scopedb's SECURITY DEFINER functions (the accessors), as their owner, under their pinned
+-- search_path, so it has no SET clause of its own.
+--
+-- Every accessor asks: the setting can be changed by any SQL the application runs, so what it holds is trusted
+-- only once checked. The check is the memo when it has the token (above: a few µs), and the full verification
+-- otherwise (about 20 µs: two SHA-256 HMAC passes, the key read, the claims parsed).
+CREATE OR REPLACE FUNCTION scopedb_private.verified_claims() RETURNS scopedb_private.scope_claims
+LANGUAGE plpgsql
+STABLE
+AS $$
+DECLARE
+    entered text := NULLIF(pg_catalog.current_setting('scopedb.scope_token', true), '');
+BEGIN
+    IF entered IS NULL THEN
+        RETURN NULL;
+    END IF;
+    RETURN COALESCE(scopedb_private.remembered_claims(entered), (scopedb_private.check_token(entered)).claims);
+END
+$$;
+COMMENT ON FUNCTION scopedb_private.verified_claims() IS
+    'Claims of the verified scope token of this transaction (remembered, else verified in full); NULL when none.';
+
+CREATE OR REPLACE FUNCTION scopedb.resolve_scope(token text) RETURNS text
+LANGUAGE plpgsql
+VOLATILE
+SECURITY DEFINER
+SET search_path = pg_catalog, pg_temp
+AS $$
+DECLARE
+    r record;
+BEGIN
+    SELECT t.resolved, t.resolved_claims INTO r FROM scopedb_private.resolve_token(token) AS t;
+    -- The caller sets it with SET LOCAL next: in this transaction its statements need not verify it again.
+    PERFORM scopedb_private.remember_scope(r.resolved, r.resolved_claims);
+    RETURN r.resolved;
+END
+$$;
+COMMENT ON FUNCTION scopedb.resolve_scope(text) IS
+    'Verifies a scope token and returns it resolved (project ids, effective resources), signed by the database.';
+
+-- The usual entry: resolve, then make the resolved token the scope every policy reads for the rest of the
+-- transaction (a transaction-local setting: it is gone at COMMIT or ROLLBACK, which is what makes scopedb safe
+-- behind a transaction-pooling PgBouncer).
+CREATE OR REPLACE FUNCTION scopedb.enter_scope(token text) RETURNS jsonb
+LANGUAGE plpgsql
+VOLATILE
+SECURITY DEFINER
+SET search_path = pg_catalog, pg_temp
+AS $$
+DECLARE
+    entered record;
+    claims scopedb_private.scope_claims;
+BEGIN
+    SELECT r.resolved, r.resolved_claims INTO entered FROM scopedb_private.resolve_token(token) AS r;
+    claims := entered.resolved_claims;  -- what the token just signed holds: no need to verify it again
+    PERFORM pg_catalog.set_config('scopedb.scope_token', entered.resolved, true);
+    PERFORM scopedb_private.remember_scope(entered.resolved, claims);
+    RETURN pg_catalog.jsonb_build_object(
+        'project_ids', claims.project_ids,
+        'resource_filter', claims.resource_filter,
+        'expires_at', pg_catalog.to_timestamp(claims.exp));
+END
+$$;
+COMMENT ON FUNCTION scopedb.enter_scope(text) IS
+    'Verifies a signed scope token and makes it the scope every policy reads for the rest of the transaction.';
+
+-- Enters a token resolve_scope produced earlier (the Python layer keeps them while they are valid, see
+-- scopedb.resolved): sets it, pins the transaction's settings as resolve_scope does, and returns the project ids
+-- the policies will read from it — none when it no longer verifies, or when the names it was resolved from no
+-- longer name those projects. A project renamed (and its name given to a new project) must not stay reachable
+-- under its old name for the rest of the token's life: the caller then resolves afresh. It grants nothing that
+-- setting scopedb.scope_token directly would not: every statement verifies the token anyway.
+CREATE OR REPLACE FUNCTION scopedb.reenter_scope(resolved text) RETURNS bigint[]
+LANGUAGE plpgsql
+VOLATILE
+SECURITY DEFINER
+SET search_path = pg_catalog, pg_temp
+AS $$
+DECLARE
+    -- Verified once here: remembered from an earlier entry on this connection, or in full (and then remembered).
+    remembered scopedb_private.scope_claims := scopedb_private.remembered_claims(resolved);
+    claims scopedb_private.scope_claims := COALESCE(remembered, (scopedb_private.check_token(resolved)).claims);
+    ids bigint[] := COALESCE(claims.project_ids, '{}'::bigint[]);
+BEGIN
+    PERFORM pg_catalog.set_config('scopedb.scope_token', COALESCE(resolved, ''), true);
+    IF remembered IS NULL THEN
+        PERFORM scopedb_private.remember_scope(resolved, claims);
+    END IF;
+    PERFORM scopedb_private.pin_settings();
+    -- The owner's policy on projects admits the names of the token in the setting.
+    IF pg_catalog.cardinality(ids) = 0
+       OR (SELECT pg_catalog.count(*) FROM scopedb.projects AS p WHERE p.id = ANY (ids) AND p.name = ANY (claims.projects))
+          <> pg_catalog.cardinality(ids) THEN
+        PERFORM pg_catalog.set_config('scopedb.scope_token', '', true);
+        RETURN '{}'::bigint[];
+    END IF;
+    RETURN ids;
+END
+$$;
+COMMENT ON FUNCTION scopedb.reenter_scope(text) IS
+    'Enters a resolved scope token kept from an earlier entry; returns its project ids (empty if it no longer verifies).';
+
+RESET ROLE;
