@@ -609,6 +609,9 @@ AS $$
 BEGIN
     -- Only the settings that differ are set: a set_config costs about 4 µs (sixteen of them were the largest part
     -- of an entry), reading one a tenth of that, and a setting that already has the value needs nothing.
+    -- constraint_exclusion is off: partitions are pruned by their bounds, and comparing the policies' predicates
+    -- with every partition's CHECK constraints cost a quarter of planning a scoped lookup (0.18 -> 0.13 ms); it
+    -- never changes a result.
     -- (Pruning is what keeps a statement to the scope's partitions. scopedb sends its statements unprepared, so
     -- their parameters are constants at plan time; its functions that read fragments pin
     -- plan_cache_mode = force_custom_plan themselves. The transaction does not: the scope accessors and the entry
@@ -620,7 +623,7 @@ BEGIN
                     ('DateStyle', 'ISO, MDY'), ('IntervalStyle', 'postgres'), ('extra_float_digits', '1'),
                     ('hnsw.ef_search', '40'), ('hnsw.iterative_scan', 'off'), ('hnsw.max_scan_tuples', '20000'),
                     ('hnsw.scan_mem_multiplier', '1'), ('enable_partition_pruning', 'on'),
-                    ('transaction_timeout', '0')) AS p (name, value)
+                    ('constraint_exclusion', 'off'), ('transaction_timeout', '0')) AS p (name, value)
       WHERE pg_catalog.current_setting(p.name, true) IS DISTINCT FROM p.value
         -- transaction_timeout exists from PostgreSQL 17 on; on an older server it is not made up.
         AND (p.name <> 'transaction_timeout' OR pg_catalog.current_setting(p.name, true) IS NOT NULL);
@@ -1070,6 +1073,7 @@ SET enable_mergejoin = on
 SET enable_sort = on
 SET jit = off
 SET enable_partition_pruning = on
+SET constraint_exclusion = off
 SET plan_cache_mode = force_custom_plan
 AS $$
 DECLARE
@@ -1148,6 +1152,7 @@ LANGUAGE plpgsql
 VOLATILE
 SET plan_cache_mode = force_custom_plan
 SET enable_partition_pruning = on
+SET constraint_exclusion = off
 SET enable_sort = on
 SET hnsw.iterative_scan = strict_order
 SET hnsw.ef_search = 20
