@@ -42,8 +42,8 @@ from scopedb.lifecycle import (
     APP_CONNECTION_OPTIONS,
     end,
     keep_only_if_clean,
+    prepare_connection,
     quietly_roll_back,
-    refuse_stored_settings,
 )
 from scopedb.logins import PrivilegedLoginError
 from scopedb.requests import Requests
@@ -341,7 +341,7 @@ class Database(Requests):
                     timeout=30.0,
                     name="scopedb-app",
                     kwargs=dict(APP_CONNECTION_OPTIONS),
-                    configure=refuse_stored_settings,
+                    configure=prepare_connection,
                     reset=keep_only_if_clean,
                 )
                 try:

@@ -40,8 +40,8 @@ from scopedb.lifecycle_async import (
     APP_CONNECTION_OPTIONS,
     end,
     keep_only_if_clean,
+    prepare_connection,
     quietly_roll_back,
-    refuse_stored_settings,
 )
 from scopedb.logins import PrivilegedLoginError
 from scopedb.requests_async import AsyncRequests
@@ -339,7 +339,7 @@ class AsyncDatabase(AsyncRequests):
                     timeout=30.0,
                     name="scopedb-app",
                     kwargs=dict(APP_CONNECTION_OPTIONS),
-                    configure=refuse_stored_settings,
+                    configure=prepare_connection,
                     reset=keep_only_if_clean,
                 )
                 try:

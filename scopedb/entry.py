@@ -47,7 +47,6 @@ class PendingEntry:
     signed one; ``keep``: where to keep the resolved token an entry reads back."""
 
     entered: psycopg.Cursor[Any]
-    resolved: psycopg.Cursor[Any] | None = None
     names: psycopg.Cursor[Any] | None = None
     keep: tuple[ResolvedScopes, str] | None = None
     reentry: bool = False
@@ -59,23 +58,21 @@ def send_entry(
     *,
     lead: tuple[LiteralString, ...] = BEGIN_AS_APP,
     trail: tuple[LiteralString, ...] = (),
-    names: bool = False,
     keep: tuple[ResolvedScopes, str] | None = None,
 ) -> PendingEntry:
     """Queue ``lead``, the entry of ``token`` (the function form) and ``trail`` in the caller's open pipeline.
-    With ``names`` the scope's project names are read too; with ``keep`` (the kept tokens and a key of them) the
-    resolved token is read and kept for reentry. Nothing is sent until the pipeline syncs, so the caller may queue
-    its own statements behind: they run under the scope, or are skipped if entry fails."""
+    The entry's answer carries the scope's project names; with ``keep`` (the kept tokens and a key of them) the
+    resolved token it also carries is kept for reentry. Nothing is sent until the pipeline syncs, so the caller
+    may queue its own statements behind: they run under the scope, or are skipped if entry fails."""
     CLEAN.discard(conn)
     for statement in lead:
         conn.execute(statement)
+    # The entry's answer carries the resolved token and the projects' names too (a kept token keeps the names, so
+    # a later request on it needs no lookup): ``names`` costs no statement of its own.
     entered = conn.execute(sqlfiles.query("session", "enter_scope"), {"token": token})
     for statement in trail:
         conn.execute(statement)
-    resolved = conn.execute(sqlfiles.query("session", "resolved_token")) if keep else None
-    # A kept token keeps the names too, so a later request on it needs no lookup.
-    named = conn.execute(sqlfiles.query("session", "scope_projects")) if names or keep else None
-    return PendingEntry(entered, resolved, named, keep)
+    return PendingEntry(entered, keep=keep)
 
 
 def send_reentry(conn: psycopg.Connection[Any], token: str, *, names: bool = True) -> PendingEntry:
@@ -94,11 +91,16 @@ def read_entry(pending: PendingEntry) -> Entered:
     """What a synced entry learned. No project ids from a reentry means its token no longer verifies."""
     row = pending.entered.fetchone()
     assert row is not None
-    # reenter_scope returns the ids (or none); enter_scope a document with them.
-    ids = [int(pid) for pid in (row[0] or () if pending.reentry else row[0]["project_ids"])]
-    names = None if pending.names is None else _project_names(pending.names.fetchall())
-    if pending.keep is not None and pending.resolved is not None and (kept := pending.resolved.fetchone()):
-        pending.keep[0].put(pending.keep[1], kept[0], ids, names)
+    if pending.reentry:  # reenter_scope returns the ids (or none)
+        ids = [int(pid) for pid in row[0] or ()]
+        names = None if pending.names is None else _project_names(pending.names.fetchall())
+        return Entered(ids, names)
+    # enter_scope: a document with the ids, the resolved token and the projects' names.
+    document = row[0]
+    ids = [int(pid) for pid in document["project_ids"]]
+    names = {str(name): int(pid) for name, pid in (document.get("projects") or {}).items()}
+    if pending.keep is not None and document.get("resolved"):
+        pending.keep[0].put(pending.keep[1], str(document["resolved"]), ids, names)
     return Entered(ids, names)
 
 
@@ -128,7 +130,7 @@ def enter_token(
     try:
         if scope_entry == "function":
             with conn.pipeline():
-                pending = send_entry(conn, token, lead=lead, trail=trail, names=names, keep=keep)
+                pending = send_entry(conn, token, lead=lead, trail=trail, keep=keep)
             return read_entry(pending)
         CLEAN.discard(conn)
         with conn.pipeline():

@@ -45,7 +45,6 @@ class PendingEntry:
     signed one; ``keep``: where to keep the resolved token an entry reads back."""
 
     entered: psycopg.AsyncCursor[Any]
-    resolved: psycopg.AsyncCursor[Any] | None = None
     names: psycopg.AsyncCursor[Any] | None = None
     keep: tuple[ResolvedScopes, str] | None = None
     reentry: bool = False
@@ -57,23 +56,21 @@ async def send_entry(
     *,
     lead: tuple[LiteralString, ...] = BEGIN_AS_APP,
     trail: tuple[LiteralString, ...] = (),
-    names: bool = False,
     keep: tuple[ResolvedScopes, str] | None = None,
 ) -> PendingEntry:
     """Queue ``lead``, the entry of ``token`` (the function form) and ``trail`` in the caller's open pipeline.
-    With ``names`` the scope's project names are read too; with ``keep`` (the kept tokens and a key of them) the
-    resolved token is read and kept for reentry. Nothing is sent until the pipeline syncs, so the caller may queue
-    its own statements behind: they run under the scope, or are skipped if entry fails."""
+    The entry's answer carries the scope's project names; with ``keep`` (the kept tokens and a key of them) the
+    resolved token it also carries is kept for reentry. Nothing is sent until the pipeline syncs, so the caller
+    may queue its own statements behind: they run under the scope, or are skipped if entry fails."""
     CLEAN.discard(conn)
     for statement in lead:
         await conn.execute(statement)
+    # The entry's answer carries the resolved token and the projects' names too (a kept token keeps the names, so
+    # a later request on it needs no lookup): ``names`` costs no statement of its own.
     entered = await conn.execute(sqlfiles.query("session", "enter_scope"), {"token": token})
     for statement in trail:
         await conn.execute(statement)
-    resolved = await conn.execute(sqlfiles.query("session", "resolved_token")) if keep else None
-    # A kept token keeps the names too, so a later request on it needs no lookup.
-    named = await conn.execute(sqlfiles.query("session", "scope_projects")) if names or keep else None
-    return PendingEntry(entered, resolved, named, keep)
+    return PendingEntry(entered, keep=keep)
 
 
 async def send_reentry(conn: psycopg.AsyncConnection[Any], token: str, *, names: bool = True) -> PendingEntry:
@@ -92,11 +89,16 @@ async def read_entry(pending: PendingEntry) -> Entered:
     """What a synced entry learned. No project ids from a reentry means its token no longer verifies."""
     row = await pending.entered.fetchone()
     assert row is not None
-    # reenter_scope returns the ids (or none); enter_scope a document with them.
-    ids = [int(pid) for pid in (row[0] or () if pending.reentry else row[0]["project_ids"])]
-    names = None if pending.names is None else _project_names(await pending.names.fetchall())
-    if pending.keep is not None and pending.resolved is not None and (kept := await pending.resolved.fetchone()):
-        pending.keep[0].put(pending.keep[1], kept[0], ids, names)
+    if pending.reentry:  # reenter_scope returns the ids (or none)
+        ids = [int(pid) for pid in row[0] or ()]
+        names = None if pending.names is None else _project_names(await pending.names.fetchall())
+        return Entered(ids, names)
+    # enter_scope: a document with the ids, the resolved token and the projects' names.
+    document = row[0]
+    ids = [int(pid) for pid in document["project_ids"]]
+    names = {str(name): int(pid) for name, pid in (document.get("projects") or {}).items()}
+    if pending.keep is not None and document.get("resolved"):
+        pending.keep[0].put(pending.keep[1], str(document["resolved"]), ids, names)
     return Entered(ids, names)
 
 
@@ -126,7 +128,7 @@ async def enter_token(
     try:
         if scope_entry == "function":
             async with conn.pipeline():
-                pending = await send_entry(conn, token, lead=lead, trail=trail, names=names, keep=keep)
+                pending = await send_entry(conn, token, lead=lead, trail=trail, keep=keep)
             return await read_entry(pending)
         CLEAN.discard(conn)
         async with conn.pipeline():

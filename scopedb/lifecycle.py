@@ -106,6 +106,23 @@ def refuse_stored_settings(conn: psycopg.Connection[Any]) -> None:
         raise StoredSettingsError()
 
 
+def prepare_connection(conn: psycopg.Connection[Any]) -> None:
+    """Pool ``configure`` hook: refuse a connection that starts with settings stored for the login
+    (:func:`refuse_stored_settings`), then make the session's memo of verified tokens (``prepare_session`` in
+    ``sql/queries/session.sql``) in a transaction that commits, so no scoped transaction pays for the table, and a
+    rolled-back one cannot undo it. A database migrated before the memo existed has no such function: the
+    connection then simply has no memo, and every statement verifies its scope in full."""
+    refuse_stored_settings(conn)
+    try:
+        cur = conn.execute(sqlfiles.query("session", "prepare_session"))
+        while cur.nextset():
+            pass
+    except psycopg.errors.UndefinedFunction:
+        conn.execute("ROLLBACK")
+    except psycopg.Error as exc:
+        raise translate(exc) from exc
+
+
 def remove_stored_settings(conn: psycopg.Connection[Any]) -> None:
     """``ALTER ROLE CURRENT_USER [IN DATABASE ...] RESET ALL`` as the login (a role may always reset its own), and
     say which settings were found — their names only."""

@@ -50,7 +50,7 @@ from sqlalchemy.engine.interfaces import ExceptionContext
 from scopedb.admin import Protection
 from scopedb.database import Database
 from scopedb.errors import ConfigurationError, translate
-from scopedb.lifecycle import end_cleanup, refuse_stored_settings
+from scopedb.lifecycle import end_cleanup, prepare_connection
 from scopedb.scope import ResourceScope
 
 __all__ = [
@@ -273,7 +273,7 @@ def create_engine(db: Database, **kwargs: Any) -> sa.Engine:
     def connect() -> psycopg.Connection[Any]:
         conn = psycopg.connect(app_dsn, prepare_threshold=None, autocommit=True)
         try:
-            refuse_stored_settings(conn)
+            prepare_connection(conn)
         except BaseException:
             conn.close()
             raise

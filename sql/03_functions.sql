@@ -189,47 +189,81 @@ COMMENT ON FUNCTION scopedb_private.check_token(text) IS
 -- entry, was measured first and not taken: 30 µs and a transaction id per request (ON COMMIT DELETE ROWS, to end
 -- it with the transaction, cost 0.55 ms per COMMIT).
 
+-- Makes the memo of this session if it can and it does not exist yet; says whether it exists. It cannot where a
+-- temporary table cannot be made: a hot standby, a read-only transaction, or an owner without TEMP on the database
+-- (a managed server where the migration could not grant it); every statement then verifies in full. Making a
+-- table is DDL: its catalog rows, its index and its TOAST table, and an invalidation every other session processes.
+-- Done in a transaction that rolls back, it is undone and made again next time, so scopedb's pools make it once per
+-- connection, when they open it (scopedb.prepare_session), and an entry makes it only where nothing did.
+CREATE FUNCTION scopedb_private.make_memo() RETURNS boolean
+LANGUAGE plpgsql
+VOLATILE
+AS $$
+BEGIN
+    IF pg_catalog.to_regclass('pg_temp.scopedb_verified_tokens_v1') IS NOT NULL THEN
+        RETURN true;
+    END IF;
+    IF pg_catalog.pg_is_in_recovery() OR pg_catalog.current_setting('transaction_read_only')::boolean
+       OR NOT pg_catalog.has_database_privilege(pg_catalog.current_database(), 'TEMPORARY') THEN
+        RETURN false;
+    END IF;
+    -- Builtin types only: a table that lives as long as a pooled connection must not depend on scopedb's own
+    -- types, which a later migration may change (a later layout gets a new name, _v2).
+    CREATE TEMPORARY TABLE scopedb_verified_tokens_v1 (
+        token           text PRIMARY KEY,
+        key_id          text NOT NULL,
+        expires_at      timestamptz NOT NULL,
+        verified_at     timestamptz NOT NULL,
+        v               integer,
+        aud             text,
+        iat             bigint,
+        exp             bigint,
+        act             text,
+        projects        text[],
+        project_ids     bigint[],
+        resources       text[],
+        denied          text[],
+        resource_filter text[],
+        path_include    text[],
+        path_exclude    text[],
+        name_include    text[],
+        name_exclude    text[],
+        "time"          text);
+    RETURN true;
+END
+$$;
+COMMENT ON FUNCTION scopedb_private.make_memo() IS
+    'Makes this session''s memo of verified tokens (an owner-only temporary table) if it can; whether it exists.';
+
+-- What scopedb's pools run on a new application connection, outside any scoped transaction (as scopedb_app):
+-- makes the memo (above) in a transaction that commits, so no entry has to.
+CREATE FUNCTION scopedb.prepare_session() RETURNS boolean
+LANGUAGE plpgsql
+VOLATILE
+SECURITY DEFINER
+SET search_path = pg_catalog, pg_temp
+AS $$
+BEGIN
+    RETURN scopedb_private.make_memo();
+END
+$$;
+COMMENT ON FUNCTION scopedb.prepare_session() IS
+    'Makes the session''s memo of verified tokens (once per connection); whether the session has one.';
+
 -- Remembers that `token` verified with `claims` (see above). Called by the entry functions only, after they have
--- verified the token. It skips the memo (every statement then verifies in full) where a temporary table cannot be
--- made: a hot standby, a read-only transaction on a session's first entry, or an owner without TEMP on the
--- database (a managed server where the migration could not grant it). Expired tokens are dropped as new ones come
--- in, and at most 64 are kept (the most recently verified), so the table stays a few pages.
+-- verified the token. Expired tokens are dropped as new ones come in, and at most 64 are kept (the most recently
+-- verified), so the table stays a few pages.
 CREATE FUNCTION scopedb_private.remember_scope(token text, claims scopedb_private.scope_claims) RETURNS void
 LANGUAGE plpgsql
 VOLATILE
 AS $$
 BEGIN
-    IF token IS NULL OR claims IS NULL OR pg_catalog.pg_is_in_recovery() THEN
+    IF token IS NULL OR claims IS NULL OR NOT scopedb_private.make_memo() THEN
         RETURN;
     END IF;
-    IF pg_catalog.to_regclass('pg_temp.scopedb_verified_tokens_v1') IS NULL THEN
-        IF pg_catalog.current_setting('transaction_read_only')::boolean
-           OR NOT pg_catalog.has_database_privilege(pg_catalog.current_database(), 'TEMPORARY') THEN
-            RETURN;
-        END IF;
-        -- Builtin types only: a table that lives as long as a pooled connection must not depend on scopedb's own
-        -- types, which a later migration may change (a later layout gets a new name, _v2).
-        CREATE TEMPORARY TABLE scopedb_verified_tokens_v1 (
-            token           text PRIMARY KEY,
-            key_id          text NOT NULL,
-            expires_at      timestamptz NOT NULL,
-            verified_at     timestamptz NOT NULL,
-            v               integer,
-            aud             text,
-            iat             bigint,
-            exp             bigint,
-            act             text,
-            projects        text[],
-            project_ids     bigint[],
-            resources       text[],
-            denied          text[],
-            resource_filter text[],
-            path_include    text[],
-            path_exclude    text[],
-            name_include    text[],
-            name_exclude    text[],
-            "time"          text);
-    ELSIF EXISTS (SELECT FROM pg_temp.scopedb_verified_tokens_v1 AS m WHERE m.token = remember_scope.token) THEN
+    -- A statement of its own: PL/pgSQL plans a statement when it first reaches it, and the table may have been
+    -- made just now.
+    IF EXISTS (SELECT FROM pg_temp.scopedb_verified_tokens_v1 AS m WHERE m.token = remember_scope.token) THEN
         RETURN;
     END IF;
     DELETE FROM pg_temp.scopedb_verified_tokens_v1 AS m
@@ -239,10 +273,11 @@ BEGIN
     INSERT INTO pg_temp.scopedb_verified_tokens_v1
            (token, key_id, expires_at, verified_at, v, aud, iat, exp, act, projects, project_ids, resources, denied,
             resource_filter, path_include, path_exclude, name_include, name_exclude, "time")
-    VALUES (remember_scope.token, pg_catalog.split_part(remember_scope.token, '.', 2), pg_catalog.to_timestamp(claims.exp),
-            pg_catalog.clock_timestamp(), claims.v, claims.aud, claims.iat, claims.exp, claims.act, claims.projects,
-            claims.project_ids, claims.resources, claims.denied, claims.resource_filter, claims.path_include,
-            claims.path_exclude, claims.name_include, claims.name_exclude, claims."time");
+    VALUES (remember_scope.token, pg_catalog.split_part(remember_scope.token, '.', 2),
+            pg_catalog.to_timestamp(claims.exp), pg_catalog.clock_timestamp(), claims.v, claims.aud, claims.iat,
+            claims.exp, claims.act, claims.projects, claims.project_ids, claims.resources, claims.denied,
+            claims.resource_filter, claims.path_include, claims.path_exclude, claims.name_include,
+            claims.name_exclude, claims."time");
 END
 $$;
 COMMENT ON FUNCTION scopedb_private.remember_scope(text, scopedb_private.scope_claims) IS
@@ -734,7 +769,10 @@ COMMENT ON FUNCTION scopedb.resolve_scope(text) IS
 
 -- The usual entry: resolve, then make the resolved token the scope every policy reads for the rest of the
 -- transaction (a transaction-local setting: it is gone at COMMIT or ROLLBACK, which is what makes scopedb safe
--- behind a transaction-pooling PgBouncer).
+-- behind a transaction-pooling PgBouncer). Returns what the caller keeps about the scope: its project ids, resource
+-- filter and expiry, the resolved token itself (which the app could read from the setting anyway), and its
+-- projects' names (the ones the app's policy on projects shows it): one statement, where reading the last two
+-- back took two more.
 CREATE FUNCTION scopedb.enter_scope(token text) RETURNS jsonb
 LANGUAGE plpgsql
 VOLATILE
@@ -752,7 +790,11 @@ BEGIN
     RETURN pg_catalog.jsonb_build_object(
         'project_ids', claims.project_ids,
         'resource_filter', claims.resource_filter,
-        'expires_at', pg_catalog.to_timestamp(claims.exp));
+        'expires_at', pg_catalog.to_timestamp(claims.exp),
+        'resolved', entered.resolved,
+        -- Under the owner's policy on projects, which admits the names of the token in the setting.
+        'projects', (SELECT pg_catalog.jsonb_object_agg(p.name, p.id) FROM scopedb.projects AS p
+                      WHERE p.id = ANY (claims.project_ids)));
 END
 $$;
 COMMENT ON FUNCTION scopedb.enter_scope(text) IS

@@ -10,9 +10,9 @@
 -- others.
 --
 -- Two sets, by what a call costs: each pinned setting is saved and restored on every call (about 0.06 µs).
---   * The scope accessors run several times per statement and read one signing key by its primary key (and
---     role_hazards reads the role catalog): only JIT and parallel workers could change what such a plan costs.
---     They pin those two.
+--   * The scope accessors run several times per statement and read one signing key by its primary key and the
+--     session's own memo of verified tokens (role_hazards reads the role catalog; prepare_session makes the
+--     memo): only JIT and parallel workers could change what such a plan costs. They pin those two.
 --   * The functions that read or write the tables all projects share (graph, notes, resource links, the
 --     fragments' triggers) and the entry functions pin the planner's method switches and cost constants as well
 --     (PostgreSQL's defaults; their statements are key lookups and small scans). Memory (work_mem) stays the
@@ -43,7 +43,7 @@ DECLARE
         'scopedb.scope_project_ids', 'scopedb.scope_resource_filter', 'scopedb.scope_as_of',
         'scopedb.scope_filters_content', 'scopedb.scope_path_include', 'scopedb.scope_path_exclude',
         'scopedb.scope_name_include', 'scopedb.scope_name_exclude', 'scopedb.scope_project_id',
-        'scopedb.scope_project_names', 'scopedb.role_hazards'];
+        'scopedb.scope_project_names', 'scopedb.role_hazards', 'scopedb.prepare_session'];
     shared_tables constant text[] := ARRAY[
         'scopedb.enter_scope', 'scopedb.reenter_scope', 'scopedb.resolve_scope', 'scopedb.lock_project_tiers',
         'scopedb.delete_graph_edges', 'scopedb.delete_graph_nodes', 'scopedb.delete_resource_links',

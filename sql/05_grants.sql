@@ -49,6 +49,7 @@ GRANT INSERT (project_id, id, content, tags, sensitivity, retention_days, proven
 -- The policies call these as the current user, so the app needs EXECUTE on them.
 GRANT EXECUTE ON FUNCTION scopedb.enter_scope(text) TO scopedb_app;
 GRANT EXECUTE ON FUNCTION scopedb.resolve_scope(text) TO scopedb_app;
+GRANT EXECUTE ON FUNCTION scopedb.prepare_session() TO scopedb_app;
 GRANT EXECUTE ON FUNCTION scopedb.scope_entered() TO scopedb_app;
 GRANT EXECUTE ON FUNCTION scopedb.scope_project_names() TO scopedb_app;
 GRANT EXECUTE ON FUNCTION scopedb.scope_project_ids() TO scopedb_app;

@@ -7,18 +7,14 @@
 BEGIN ISOLATION LEVEL READ COMMITTED, READ WRITE, NOT DEFERRABLE;
 
 -- name: enter_scope
--- Returns {"project_ids": [...], "resource_ids": [...] | null, "expires_at": ...}. enter_scope pins the settings
--- scopedb relies on; search_path is pinned here because a function's own SET search_path would undo it.
+-- Returns {"project_ids": [...], "resource_filter": [...] | null, "expires_at": ..., "resolved": token,
+-- "projects": {name: id}}. enter_scope pins the settings scopedb relies on; search_path is pinned here because a
+-- function's own SET search_path would undo it.
 SELECT scopedb.enter_scope(%(token)s), pg_catalog.set_config('search_path', '"$user", public', true);
 
 -- name: resolve_scope
 -- For the SET LOCAL form (Citus): the resolved token to put into scopedb.scope_token (settings pinned as above).
 SELECT scopedb.resolve_scope(%(token)s), pg_catalog.set_config('search_path', '"$user", public', true);
-
--- name: resolved_token
--- After enter_scope, in the same pipeline: the resolved token it set, which scopedb reuses for later entries of
--- the same scope while it is valid (scopedb.resolved). Reading a setting needs no privilege.
-SELECT pg_catalog.current_setting('scopedb.scope_token');
 
 -- name: reenter_scope
 -- Sets a resolved token kept from an earlier entry and returns its project ids (none when it no longer verifies);
@@ -88,3 +84,12 @@ UNION ALL
 SELECT ARRAY[g.name || '=(this session)']
   FROM pg_catalog.pg_settings AS g
  WHERE g.source IN ('user', 'database user');
+
+-- name: prepare_session
+-- When a pool opens an application connection, in a transaction of its own that commits: makes the session's memo
+-- of verified tokens (scopedb.prepare_session), so that no scoped transaction makes it, and none that rolls back
+-- undoes it.
+BEGIN ISOLATION LEVEL READ COMMITTED, READ WRITE;
+SET LOCAL ROLE scopedb_app;
+SELECT scopedb.prepare_session();
+COMMIT;
