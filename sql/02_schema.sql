@@ -296,6 +296,19 @@ CREATE TABLE scopedb_private.signing_keys (
 COMMENT ON TABLE scopedb_private.signing_keys IS
     'HMAC-SHA256 keys for scope tokens. Readable by scopedb_owner only; old keys stay valid until retired_at.';
 
+-- How often project names have changed: a trigger on scopedb.projects adds one in the transaction of every rename
+-- and deletion. A kept resolved token is re-entered only while the names it was resolved from still name its
+-- projects (scopedb.reenter_scope); checking that costs a read of projects under its policy on every entry, so the
+-- check is remembered with the token (its epoch) and repeated only once the epoch has moved. A table row, not a
+-- sequence: it changes with the rename's own transaction, so no reader sees a new epoch with old names.
+CREATE TABLE scopedb_private.project_names_epoch (
+    one    boolean PRIMARY KEY DEFAULT true CHECK (one),
+    epoch  bigint NOT NULL DEFAULT 0
+);
+INSERT INTO scopedb_private.project_names_epoch DEFAULT VALUES;
+COMMENT ON TABLE scopedb_private.project_names_epoch IS
+    'One row: how many renames and deletions of projects have committed (the re-entry check of kept tokens).';
+
 -- One row per project and purpose, locked (FOR NO KEY UPDATE) by owner functions that must serialise work on one
 -- project: tier budget enforcement, the resource-link cycle check. Row locks in an owner-only table, rather than
 -- advisory locks: advisory keys are one namespace for every session, so a tenant that can compute another's key

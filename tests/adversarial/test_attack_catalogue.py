@@ -459,6 +459,7 @@ _UNPINNED = {
     "scopedb.patterns_admit(text,text[],text[])": "an expression: no statement to plan",
     "scopedb.scope_entered()": "an expression, inlined into the policies",
     "scopedb_private.derive_hmac_pads()": "computes from the new row only; fires on the admin's key rotation",
+    "scopedb_private.move_project_names_epoch()": "one keyless update; fires on an admin's rename or deletion",
     "scopedb_private.refuse_fragment_key_change()": "compares the old and new row only",
 }
 

@@ -18,7 +18,7 @@ from scopedb import Database
 
 SCHEMAS = ["scopedb", "scopedb_private"]
 #: Not per project: replicated to every node. Everything else is distributed by project_id and co-located.
-REFERENCE_TABLES = {"scopedb.projects", "scopedb_private.signing_keys"}
+REFERENCE_TABLES = {"scopedb.projects", "scopedb_private.signing_keys", "scopedb_private.project_names_epoch"}
 DISTRIBUTION_COLUMN = "project_id"
 
 _TABLES = """

@@ -13,6 +13,19 @@ END
 $grant$;
 SET ROLE scopedb_owner;
 
+-- How often project names have changed: a trigger on scopedb.projects adds one in the transaction of every rename
+-- and deletion. A kept resolved token is re-entered only while the names it was resolved from still name its
+-- projects (scopedb.reenter_scope); checking that costs a read of projects under its policy on every entry, so the
+-- check is remembered with the token (its epoch) and repeated only once the epoch has moved. A table row, not a
+-- sequence: it changes with the rename's own transaction, so no reader sees a new epoch with old names.
+CREATE TABLE scopedb_private.project_names_epoch (
+    one    boolean PRIMARY KEY DEFAULT true CHECK (one),
+    epoch  bigint NOT NULL DEFAULT 0
+);
+INSERT INTO scopedb_private.project_names_epoch DEFAULT VALUES;
+COMMENT ON TABLE scopedb_private.project_names_epoch IS
+    'One row: how many renames and deletions of projects have committed (the re-entry check of kept tokens).';
+
 -- Verified once, read cheaply
 -- ---------------------------
 -- Verifying a token is a pure function of the token and the signing key (the expiry and the key's retirement are
@@ -65,6 +78,7 @@ BEGIN
         key_id          text NOT NULL,
         expires_at      timestamptz NOT NULL,
         verified_at     timestamptz NOT NULL,
+        names_epoch     bigint,
         v               integer,
         aud             text,
         iat             bigint,
@@ -101,20 +115,29 @@ $$;
 COMMENT ON FUNCTION scopedb.prepare_session() IS
     'Makes the session''s memo of verified tokens (once per connection); whether the session has one.';
 
--- Remembers that `token` verified with `claims` (see above). Called by the entry functions only, after they have
--- verified the token. Expired tokens are dropped as new ones come in, and at most 64 are kept (the most recently
--- verified), so the table stays a few pages.
-CREATE FUNCTION scopedb_private.remember_scope(token text, claims scopedb_private.scope_claims) RETURNS void
+-- Remembers that `token` verified with `claims` (see above), and — when `names_epoch` is given — that its project
+-- names were found to name its projects at that epoch of scopedb_private.project_names_epoch. Called by the entry
+-- functions only, after they have verified the token. Expired tokens are dropped as new ones come in, and at most
+-- 64 are kept (the most recently verified), so the table stays a few pages.
+CREATE FUNCTION scopedb_private.remember_scope(token text, claims scopedb_private.scope_claims,
+                                               names_epoch bigint DEFAULT NULL) RETURNS void
 LANGUAGE plpgsql
 VOLATILE
 AS $$
+DECLARE
+    known boolean;
 BEGIN
     IF token IS NULL OR claims IS NULL OR NOT scopedb_private.make_memo() THEN
         RETURN;
     END IF;
     -- A statement of its own: PL/pgSQL plans a statement when it first reaches it, and the table may have been
     -- made just now.
-    IF EXISTS (SELECT FROM pg_temp.scopedb_verified_tokens_v1 AS m WHERE m.token = remember_scope.token) THEN
+    known := EXISTS (SELECT FROM pg_temp.scopedb_verified_tokens_v1 AS m WHERE m.token = remember_scope.token);
+    IF known THEN
+        IF names_epoch IS NOT NULL THEN
+            UPDATE pg_temp.scopedb_verified_tokens_v1 AS m SET names_epoch = remember_scope.names_epoch
+             WHERE m.token = remember_scope.token AND m.names_epoch IS DISTINCT FROM remember_scope.names_epoch;
+        END IF;
         RETURN;
     END IF;
     DELETE FROM pg_temp.scopedb_verified_tokens_v1 AS m
@@ -122,22 +145,24 @@ BEGIN
         OR m.token IN (SELECT o.token FROM pg_temp.scopedb_verified_tokens_v1 AS o
                         ORDER BY o.verified_at DESC OFFSET 63);
     INSERT INTO pg_temp.scopedb_verified_tokens_v1
-           (token, key_id, expires_at, verified_at, v, aud, iat, exp, act, projects, project_ids, resources, denied,
-            resource_filter, path_include, path_exclude, name_include, name_exclude, "time")
+           (token, key_id, expires_at, verified_at, names_epoch, v, aud, iat, exp, act, projects, project_ids,
+            resources, denied, resource_filter, path_include, path_exclude, name_include, name_exclude, "time")
     VALUES (remember_scope.token, pg_catalog.split_part(remember_scope.token, '.', 2),
-            pg_catalog.to_timestamp(claims.exp), pg_catalog.clock_timestamp(), claims.v, claims.aud, claims.iat,
-            claims.exp, claims.act, claims.projects, claims.project_ids, claims.resources, claims.denied,
-            claims.resource_filter, claims.path_include, claims.path_exclude, claims.name_include,
+            pg_catalog.to_timestamp(claims.exp), pg_catalog.clock_timestamp(), remember_scope.names_epoch, claims.v,
+            claims.aud, claims.iat, claims.exp, claims.act, claims.projects, claims.project_ids, claims.resources,
+            claims.denied, claims.resource_filter, claims.path_include, claims.path_exclude, claims.name_include,
             claims.name_exclude, claims."time");
 END
 $$;
-COMMENT ON FUNCTION scopedb_private.remember_scope(text, scopedb_private.scope_claims) IS
+COMMENT ON FUNCTION scopedb_private.remember_scope(text, scopedb_private.scope_claims, bigint) IS
     'Remembers that a token verified, with its claims (entry functions only; an owner-only table of the session).';
 
--- The claims `token` verifies to, from the memo (see above), or NULL when the memo does not have them: no table,
--- a token never remembered, or remembered but since expired or its key retired. Runs inside scopedb's SECURITY
--- DEFINER functions only, as their owner.
-CREATE FUNCTION scopedb_private.remembered_claims(token text) RETURNS scopedb_private.scope_claims
+-- The claims `token` verifies to, from the memo (see above), and the names epoch its names were last checked at
+-- (NULL: not yet on this connection); both NULL when the memo does not have the token: no table, a token never
+-- remembered, or remembered but since expired or its key retired. Runs inside scopedb's SECURITY DEFINER functions
+-- only, as their owner.
+CREATE FUNCTION scopedb_private.remembered_claims(token text, OUT claims scopedb_private.scope_claims,
+                                                  OUT names_epoch bigint)
 LANGUAGE plpgsql
 STABLE
 AS $$
@@ -145,9 +170,9 @@ DECLARE
     memo record;
 BEGIN
     IF token IS NULL OR pg_catalog.to_regclass('pg_temp.scopedb_verified_tokens_v1') IS NULL THEN
-        RETURN NULL;
+        RETURN;
     END IF;
-    SELECT m.key_id, m.expires_at,
+    SELECT m.key_id, m.expires_at, m.names_epoch,
            ROW(m.v, m.aud, m.iat, m.exp, m.act, m.projects, m.project_ids, m.resources, m.denied,
                m.resource_filter, m.path_include, m.path_exclude, m.name_include, m.name_exclude,
                m."time")::scopedb_private.scope_claims AS claims
@@ -159,13 +184,27 @@ BEGIN
        AND EXISTS (SELECT FROM scopedb_private.signing_keys AS k
                     WHERE k.key_id = memo.key_id
                       AND (k.retired_at IS NULL OR k.retired_at > pg_catalog.statement_timestamp())) THEN
-        RETURN memo.claims;
+        claims := memo.claims;
+        names_epoch := memo.names_epoch;
     END IF;
-    RETURN NULL;
 END
 $$;
 COMMENT ON FUNCTION scopedb_private.remembered_claims(text) IS
-    'Claims of a token remembered as verified (not expired, key not retired); NULL when the memo has none.';
+    'Claims of a token remembered as verified (not expired, key not retired) and its names epoch; NULLs if none.';
+
+-- Moves scopedb_private.project_names_epoch on, in the transaction of a rename or deletion of projects (see there).
+CREATE FUNCTION scopedb_private.move_project_names_epoch() RETURNS trigger
+LANGUAGE plpgsql
+SECURITY DEFINER
+SET search_path = pg_catalog, pg_temp
+AS $$
+BEGIN
+    UPDATE scopedb_private.project_names_epoch AS e SET epoch = e.epoch + 1;
+    RETURN NULL;
+END
+$$;
+COMMENT ON FUNCTION scopedb_private.move_project_names_epoch() IS
+    'Counts renames and deletions of projects (scopedb_private.project_names_epoch).';
 
 -- The settings a scoped transaction's results and refusals depend on, set for the rest of the transaction to the
 -- values scopedb is built for, whatever the session brought with it. Every application session shares one login,
@@ -223,7 +262,8 @@ BEGIN
     IF entered IS NULL THEN
         RETURN NULL;
     END IF;
-    RETURN COALESCE(scopedb_private.remembered_claims(entered), (scopedb_private.check_token(entered)).claims);
+    RETURN COALESCE((scopedb_private.remembered_claims(entered)).claims,
+                    (scopedb_private.check_token(entered)).claims);
 END
 $$;
 COMMENT ON FUNCTION scopedb_private.verified_claims() IS
@@ -262,11 +302,13 @@ AS $$
 DECLARE
     entered record;
     claims scopedb_private.scope_claims;
+    -- Read before the names are resolved (see reenter_scope).
+    epoch bigint := (SELECT e.epoch FROM scopedb_private.project_names_epoch AS e);
 BEGIN
     SELECT r.resolved, r.resolved_claims INTO entered FROM scopedb_private.resolve_token(token) AS r;
     claims := entered.resolved_claims;  -- what the token just signed holds: no need to verify it again
     PERFORM pg_catalog.set_config('scopedb.scope_token', entered.resolved, true);
-    PERFORM scopedb_private.remember_scope(entered.resolved, claims);
+    PERFORM scopedb_private.remember_scope(entered.resolved, claims, epoch);
     RETURN pg_catalog.jsonb_build_object(
         'project_ids', claims.project_ids,
         'resource_filter', claims.resource_filter,
@@ -293,22 +335,29 @@ SECURITY DEFINER
 SET search_path = pg_catalog, pg_temp
 AS $$
 DECLARE
+    -- Read before the names are: a rename that commits in between then makes the check run again next time,
+    -- never the other way round (a new epoch remembered with the old names).
+    epoch bigint := (SELECT e.epoch FROM scopedb_private.project_names_epoch AS e);
     -- Verified once here: remembered from an earlier entry on this connection, or in full (and then remembered).
-    remembered scopedb_private.scope_claims := scopedb_private.remembered_claims(resolved);
-    claims scopedb_private.scope_claims := COALESCE(remembered, (scopedb_private.check_token(resolved)).claims);
+    remembered record := scopedb_private.remembered_claims(resolved);
+    claims scopedb_private.scope_claims := COALESCE(remembered.claims, (scopedb_private.check_token(resolved)).claims);
     ids bigint[] := COALESCE(claims.project_ids, '{}'::bigint[]);
 BEGIN
     PERFORM pg_catalog.set_config('scopedb.scope_token', COALESCE(resolved, ''), true);
-    IF remembered IS NULL THEN
-        PERFORM scopedb_private.remember_scope(resolved, claims);
-    END IF;
     PERFORM scopedb_private.pin_settings();
-    -- The owner's policy on projects admits the names of the token in the setting.
-    IF pg_catalog.cardinality(ids) = 0
-       OR (SELECT pg_catalog.count(*) FROM scopedb.projects AS p WHERE p.id = ANY (ids) AND p.name = ANY (claims.projects))
-          <> pg_catalog.cardinality(ids) THEN
+    IF pg_catalog.cardinality(ids) = 0 THEN
         PERFORM pg_catalog.set_config('scopedb.scope_token', '', true);
         RETURN '{}'::bigint[];
+    END IF;
+    -- Do the names still name these projects? Asked once per token and connection while no project is renamed or
+    -- deleted (the epoch); the owner's policy on projects admits the names of the token in the setting.
+    IF remembered.names_epoch IS DISTINCT FROM epoch THEN
+        IF (SELECT pg_catalog.count(*) FROM scopedb.projects AS p
+             WHERE p.id = ANY (ids) AND p.name = ANY (claims.projects)) <> pg_catalog.cardinality(ids) THEN
+            PERFORM pg_catalog.set_config('scopedb.scope_token', '', true);
+            RETURN '{}'::bigint[];
+        END IF;
+        PERFORM scopedb_private.remember_scope(resolved, claims, epoch);
     END IF;
     RETURN ids;
 END
@@ -317,5 +366,10 @@ COMMENT ON FUNCTION scopedb.reenter_scope(text) IS
     'Enters a resolved scope token kept from an earlier entry; returns its project ids (empty if it no longer verifies).';
 
 GRANT EXECUTE ON FUNCTION scopedb.prepare_session() TO scopedb_app;
+
+CREATE TRIGGER projects_names_epoch AFTER UPDATE OF name OR DELETE ON scopedb.projects
+    FOR EACH STATEMENT EXECUTE FUNCTION scopedb_private.move_project_names_epoch();
+CREATE TRIGGER projects_names_epoch_truncate AFTER TRUNCATE ON scopedb.projects
+    FOR EACH STATEMENT EXECUTE FUNCTION scopedb_private.move_project_names_epoch();
 
 RESET ROLE;

@@ -482,13 +482,19 @@ COMMENT ON TABLE scopedb_private.fragment_search IS
     'Owner-only copy of fragments.tsv and of the columns the scope judges, partitioned like fragments, with a GIN '
     'index on the partitions of larger projects: for scoped full-text search (see scopedb.text_candidates).';
 
+DROP TRIGGER projects_names_epoch ON scopedb.projects;
+DROP TRIGGER projects_names_epoch_truncate ON scopedb.projects;
 DROP FUNCTION scopedb_private.make_memo();
 
 DROP FUNCTION scopedb.prepare_session();
 
-DROP FUNCTION scopedb_private.remember_scope(text, scopedb_private.scope_claims);
+DROP FUNCTION scopedb_private.remember_scope(text, scopedb_private.scope_claims, bigint);
 
 DROP FUNCTION scopedb_private.remembered_claims(text);
+
+DROP FUNCTION scopedb_private.move_project_names_epoch();
+
+DROP TABLE scopedb_private.project_names_epoch;
 
 RESET ROLE;
 DO $revoke$
