@@ -173,32 +173,27 @@ SELECT e.* FROM (SELECT f.project_id, f.id, (f.embedding <=> %(q)s::vector) AS d
 # The statement scopedb.graph_walk runs. The function keeps its plan for the connection, so this is what its first
 # call on a connection plans; later calls plan nothing.
 _WALK_PLANNED = """
-WITH RECURSIVE walk (project_id, node, depth, src, relation, kind, resource_id, label) AS (
-    SELECT n.project_id, n.id, 0, NULL::text, NULL::text, n.kind, n.resource_id, n.label
-      FROM scopedb.graph_nodes AS n WHERE n.project_id = ANY (%(projects)s) AND n.id = ANY (%(start)s)
+WITH RECURSIVE walk (project_id, node, depth, src, relation) AS (
+    SELECT p.id, s.id, 0, NULL::text, NULL::text
+      FROM unnest(%(projects)s::bigint[]) AS p (id), unnest(%(start)s::text[]) AS s (id)
     UNION ALL
-    SELECT step.project_id, step.dst, w.depth + 1, step.src, step.relation, target.kind, target.resource_id,
-           target.label
+    SELECT step.project_id, step.dst, w.depth + 1, step.src, step.relation
       FROM walk AS w
      CROSS JOIN LATERAL (SELECT e.project_id, e.src, e.dst, e.relation FROM scopedb.graph_edges AS e
                           WHERE e.project_id = w.project_id AND e.src = w.node OFFSET 0) AS step
-     CROSS JOIN LATERAL (SELECT n.kind, n.resource_id, n.label FROM scopedb.graph_nodes AS n
-                          WHERE n.project_id = step.project_id AND n.id = step.dst OFFSET 0) AS target
      WHERE w.depth < %(depth)s
 ) CYCLE project_id, node SET is_cycle USING trail
-SELECT DISTINCT w.project_id, w.node, w.src, w.relation, w.kind, w.resource_id, w.label FROM walk AS w"""
-# The statement scopedb.text_candidates runs as the owner, likewise (for a scope without resources or patterns).
+SELECT DISTINCT w.project_id, w.node, w.src, w.relation, n.kind, n.resource_id, n.label
+  FROM walk AS w JOIN scopedb.graph_nodes AS n ON n.project_id = w.project_id AND n.id = w.node"""
+# The statement scopedb.text_candidates runs as the owner, likewise (for a scope without resources or patterns), with
+# its pinned settings (constraint_exclusion off; since revision 0017 the best rows come from the copy alone).
 _TEXT_PLANNED = """
-SELECT b.project_id, b.id, b.rank, f.resource_id, f.path, f.fqn, f.content
-  FROM (SELECT s.project_id, s.id, ts_rank_cd(s.tsv, q) AS rank
-          FROM scopedb_private.fragment_search AS s, websearch_to_tsquery('english', %(term)s) AS q
-         WHERE s.tsv @@ q AND s.project_id = ANY (%(ids)s)
-           AND (s.valid_from <= now() AND (s.valid_to IS NULL OR s.valid_to > now())) IS NOT FALSE
-           AND (COALESCE(s.resource_id, '') = ANY (NULL::text[])) IS NOT FALSE
-         ORDER BY 3 DESC, 1, 2 LIMIT 10) AS b
-  JOIN scopedb.fragments AS f ON f.project_id = b.project_id AND f.id = b.id
- WHERE f.project_id = ANY (%(ids)s)
- ORDER BY 3 DESC, 1, 2"""
+SELECT s.project_id, s.id, ts_rank_cd(s.tsv, q) AS rank, s.resource_id, s.path, s.fqn, s.content
+  FROM scopedb_private.fragment_search AS s, websearch_to_tsquery('english', %(term)s) AS q
+ WHERE s.tsv @@ q AND s.project_id = ANY (%(ids)s)
+   AND (s.valid_from <= now() AND (s.valid_to IS NULL OR s.valid_to > now())) IS NOT FALSE
+   AND (COALESCE(s.resource_id, '') = ANY (NULL::text[])) IS NOT FALSE
+ ORDER BY 3 DESC, 1, 2 LIMIT 10"""
 
 
 def _planning_ms(rows: list[Any]) -> float:
@@ -243,6 +238,7 @@ def scale(bench: Bench, repeat: int) -> dict[str, Any]:
             bench.owner.execute("SET LOCAL ROLE scopedb_owner")
             bench.owner.execute("SELECT set_config('scopedb.scope_token', %s, true)", (token,))
             bench.owner.execute("SET LOCAL plan_cache_mode = force_custom_plan")
+            bench.owner.execute("SET LOCAL constraint_exclusion = off")
             for _ in range(repeat):
                 rows = bench.owner.execute("EXPLAIN (SUMMARY ON) " + _TEXT_PLANNED,
                                            {"term": bench.corpus.term("rare"), "ids": ids}).fetchall()  # fmt: skip

@@ -362,4 +362,82 @@ $$;
 COMMENT ON FUNCTION scopedb.nearest_fragments(vector, integer, bigint[], text, boolean, integer, integer) IS
     'The k nearest fragments of the given projects (RLS applies): per-project HNSW where built, exact otherwise.';
 
+-- k-hop neighbourhood: every node reachable from the start nodes in at most `max_depth` steps, with its details,
+-- and the edge it was reached by (NULL for a start node). A node is (project_id, id): the walk carries both, and
+-- an edge joins nodes of its own project only. graph_edges' policy admits only edges whose two ends the scope
+-- sees, so the walk never enters (nor returns the id of) a hidden node, and needs no read of the nodes to know
+-- where it may go: it walks the edges alone, from every (project, start id) pair of the call, and reads the nodes
+-- once, at the end, for their details. That read is also what drops a start id the scope does not see (or that
+-- names no node): no edge the scope sees leaves a node it does not see, so such a start reaches nothing on the
+-- way. Reading the node each step entered, as the walk did, was one more reference to graph_nodes, whose policy
+-- InitPlans (three scope checks) every call paid. The LATERAL subquery, fenced with OFFSET 0, fixes the join
+-- order (walk -> its out-edges by key): under RLS the planner's row estimates are blind.
+CREATE OR REPLACE FUNCTION scopedb.graph_walk(projects bigint[], start text[], max_depth integer, relations text[])
+RETURNS TABLE (project_id bigint, node text, src text, relation text, kind text, resource_id text, label text)
+LANGUAGE plpgsql
+STABLE
+SET search_path = pg_catalog, pg_temp
+AS $$
+BEGIN
+    RETURN QUERY
+    WITH RECURSIVE walk (project_id, node, depth, src, relation) AS (
+        SELECT p.id, s.id, 0, NULL::text, NULL::text
+          FROM pg_catalog.unnest(projects) AS p (id), pg_catalog.unnest(start) AS s (id)
+        UNION ALL
+        SELECT step.project_id, step.dst, w.depth + 1, step.src, step.relation
+          FROM walk AS w
+         CROSS JOIN LATERAL (
+               SELECT e.project_id, e.src, e.dst, e.relation
+                 FROM scopedb.graph_edges AS e
+                WHERE e.project_id = w.project_id AND e.src = w.node
+                  AND (relations IS NULL OR e.relation = ANY (relations))
+               OFFSET 0) AS step
+         WHERE w.depth < max_depth
+    ) CYCLE project_id, node SET is_cycle USING trail
+    SELECT DISTINCT w.project_id, w.node, w.src, w.relation, n.kind, n.resource_id, n.label
+      FROM walk AS w
+      JOIN scopedb.graph_nodes AS n ON n.project_id = w.project_id AND n.id = w.node;
+END
+$$;
+COMMENT ON FUNCTION scopedb.graph_walk(bigint[], text[], integer, text[]) IS
+    'Nodes reachable from start in at most max_depth visible edges (RLS applies), with the edge each was reached by.';
+
+-- The shortest path (fewest edges) from `source` to `target` through visible nodes and edges, as its project and
+-- node ids, or no row. The edge policy admits only edges whose two ends the scope sees, so the walk needs no read
+-- of the nodes, not even of the source (a source the scope does not see has no edge it sees): only a path of no
+-- step, from a node to itself, probes the node.
+CREATE OR REPLACE FUNCTION scopedb.graph_shortest_path(projects bigint[], source text, target text, max_depth integer,
+                                            relations text[])
+RETURNS TABLE (project_id bigint, path text[])
+LANGUAGE plpgsql
+STABLE
+SET search_path = pg_catalog, pg_temp
+AS $$
+BEGIN
+    RETURN QUERY
+    WITH RECURSIVE walk (project_id, node, depth, path) AS (
+        SELECT p.id, source, 0, ARRAY[source] FROM pg_catalog.unnest(projects) AS p (id)
+        UNION ALL
+        SELECT step.project_id, step.dst, w.depth + 1, w.path || step.dst
+          FROM walk AS w
+         CROSS JOIN LATERAL (
+               SELECT e.project_id, e.dst
+                 FROM scopedb.graph_edges AS e
+                WHERE e.project_id = w.project_id AND e.src = w.node AND e.dst <> ALL (w.path)
+                  AND (relations IS NULL OR e.relation = ANY (relations))
+               OFFSET 0) AS step
+         WHERE w.depth < max_depth
+    )
+    SELECT w.project_id, w.path FROM walk AS w
+     WHERE w.node = target
+       -- A path of one step or more only uses edges the scope sees, whose ends it sees; a path of none is the
+       -- source alone, which must be a node the scope sees (this probe runs only then).
+       AND (w.depth > 0 OR EXISTS (SELECT FROM scopedb.graph_nodes AS n
+                                    WHERE n.project_id = w.project_id AND n.id = w.node))
+     ORDER BY w.depth, w.path LIMIT 1;
+END
+$$;
+COMMENT ON FUNCTION scopedb.graph_shortest_path(bigint[], text, text, integer, text[]) IS
+    'The shortest path between two nodes through visible nodes and edges (RLS applies), or no row.';
+
 RESET ROLE;

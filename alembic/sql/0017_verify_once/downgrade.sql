@@ -477,6 +477,81 @@ $$;
 COMMENT ON FUNCTION scopedb.nearest_fragments(vector, integer, bigint[], text, boolean, integer, integer) IS
     'The k nearest fragments of the given projects (RLS applies): per-project HNSW where built, exact otherwise.';
 
+-- k-hop neighbourhood: every node reachable from the start nodes in at most `max_depth` steps, with its details,
+-- and the edge it was reached by (NULL for a start node). A node is (project_id, id): the walk carries both, and
+-- an edge joins nodes of its own project only. graph_edges' policy admits only edges whose two ends the scope
+-- sees, so the walk never enters (nor returns the id of) a hidden node; each step reads the node it enters once,
+-- for its details. The LATERAL subqueries, fenced with OFFSET 0, fix the join order (walk -> its out-edges by key
+-- -> their target by key): under RLS the planner's row estimates are blind, and left alone it scanned every node
+-- of the project per step.
+CREATE OR REPLACE FUNCTION scopedb.graph_walk(projects bigint[], start text[], max_depth integer, relations text[])
+RETURNS TABLE (project_id bigint, node text, src text, relation text, kind text, resource_id text, label text)
+LANGUAGE plpgsql
+STABLE
+SET search_path = pg_catalog, pg_temp
+AS $$
+BEGIN
+    RETURN QUERY
+    WITH RECURSIVE walk (project_id, node, depth, src, relation, kind, resource_id, label) AS (
+        SELECT n.project_id, n.id, 0, NULL::text, NULL::text, n.kind, n.resource_id, n.label
+          FROM scopedb.graph_nodes AS n
+         WHERE n.project_id = ANY (projects) AND n.id = ANY (start)
+        UNION ALL
+        SELECT step.project_id, step.dst, w.depth + 1, step.src, step.relation, target.kind, target.resource_id,
+               target.label
+          FROM walk AS w
+         CROSS JOIN LATERAL (
+               SELECT e.project_id, e.src, e.dst, e.relation
+                 FROM scopedb.graph_edges AS e
+                WHERE e.project_id = w.project_id AND e.src = w.node
+                  AND (relations IS NULL OR e.relation = ANY (relations))
+               OFFSET 0) AS step
+         CROSS JOIN LATERAL (
+               SELECT n.kind, n.resource_id, n.label
+                 FROM scopedb.graph_nodes AS n
+                WHERE n.project_id = step.project_id AND n.id = step.dst
+               OFFSET 0) AS target
+         WHERE w.depth < max_depth
+    ) CYCLE project_id, node SET is_cycle USING trail
+    SELECT DISTINCT w.project_id, w.node, w.src, w.relation, w.kind, w.resource_id, w.label FROM walk AS w;
+END
+$$;
+COMMENT ON FUNCTION scopedb.graph_walk(bigint[], text[], integer, text[]) IS
+    'Nodes reachable from start in at most max_depth visible edges (RLS applies), with the edge each was reached by.';
+
+-- The shortest path (fewest edges) from `source` to `target` through visible nodes and edges, as its project and
+-- node ids, or no row. The edge policy admits only edges whose two ends the scope sees, so a step needs no read
+-- of the node it enters.
+CREATE OR REPLACE FUNCTION scopedb.graph_shortest_path(projects bigint[], source text, target text, max_depth integer,
+                                            relations text[])
+RETURNS TABLE (project_id bigint, path text[])
+LANGUAGE plpgsql
+STABLE
+SET search_path = pg_catalog, pg_temp
+AS $$
+BEGIN
+    RETURN QUERY
+    WITH RECURSIVE walk (project_id, node, depth, path) AS (
+        SELECT n.project_id, n.id, 0, ARRAY[n.id]
+          FROM scopedb.graph_nodes AS n
+         WHERE n.project_id = ANY (projects) AND n.id = source
+        UNION ALL
+        SELECT step.project_id, step.dst, w.depth + 1, w.path || step.dst
+          FROM walk AS w
+         CROSS JOIN LATERAL (
+               SELECT e.project_id, e.dst
+                 FROM scopedb.graph_edges AS e
+                WHERE e.project_id = w.project_id AND e.src = w.node AND e.dst <> ALL (w.path)
+                  AND (relations IS NULL OR e.relation = ANY (relations))
+               OFFSET 0) AS step
+         WHERE w.depth < max_depth
+    )
+    SELECT w.project_id, w.path FROM walk AS w WHERE w.node = target ORDER BY w.depth, w.path LIMIT 1;
+END
+$$;
+COMMENT ON FUNCTION scopedb.graph_shortest_path(bigint[], text, text, integer, text[]) IS
+    'The shortest path between two nodes through visible nodes and edges (RLS applies), or no row.';
+
 ALTER TABLE scopedb_private.fragment_search DROP COLUMN content;
 COMMENT ON TABLE scopedb_private.fragment_search IS
     'Owner-only copy of fragments.tsv and of the columns the scope judges, partitioned like fragments, with a GIN '
