@@ -118,10 +118,18 @@ def tables(result: dict[str, Any]) -> str:
             "",
             "| measure | value | bar |",
             "|---|---|---|",
-            f"| entering a signed scope (median, minus one round trip) | {e['enter_ms']:.3f} ms | ≤ 0.3 ms |",
+            f"| entering a signed scope (median less a round trip; then COMMIT) | {e['enter_ms']:.3f} ms | ≤ 0.3 ms |",
             *(
                 [f"| entering it again, its resolved token kept | {e['enter_again_ms']:.3f} ms | ≤ 0.3 ms |"]
                 if "enter_again_ms" in e
+                else []
+            ),
+            *(
+                [
+                    f"| the same two ended by ROLLBACK (which undoes the memo's write) | "
+                    f"{e['enter_rolled_back_ms']:.3f} / {e['enter_again_rolled_back_ms']:.3f} ms | |"
+                ]
+                if "enter_rolled_back_ms" in e
                 else []
             ),
             f"| one round trip (`SELECT 1`) | {e['round_trip_ms']:.3f} ms | |",

@@ -210,7 +210,7 @@ BEGIN
     -- Builtin types only: a table that lives as long as a pooled connection must not depend on scopedb's own
     -- types, which a later migration may change (a later layout gets a new name, _v2).
     CREATE TEMPORARY TABLE scopedb_verified_tokens_v1 (
-        token           text PRIMARY KEY,
+        token           text NOT NULL,
         key_id          text NOT NULL,
         expires_at      timestamptz NOT NULL,
         verified_at     timestamptz NOT NULL,
@@ -230,6 +230,9 @@ BEGIN
         name_include    text[],
         name_exclude    text[],
         "time"          text);
+    -- Looked up by the whole token. A hash index, because a btree one refuses a key over 2.7 kB, and the token of a
+    -- scope over many projects is longer (10,000 projects: entry failed with program_limit_exceeded).
+    CREATE INDEX scopedb_verified_tokens_v1_token ON pg_temp.scopedb_verified_tokens_v1 USING hash (token);
     RETURN true;
 END
 $$;
@@ -1384,8 +1387,9 @@ COMMENT ON FUNCTION scopedb.nearest_fragments(vector, integer, bigint[], text, b
 -- once, at the end, for their details. That read is also what drops a start id the scope does not see (or that
 -- names no node): no edge the scope sees leaves a node it does not see, so such a start reaches nothing on the
 -- way. Reading the node each step entered, as the walk did, was one more reference to graph_nodes, whose policy
--- InitPlans (three scope checks) every call paid. The LATERAL subquery, fenced with OFFSET 0, fixes the join
--- order (walk -> its out-edges by key): under RLS the planner's row estimates are blind.
+-- InitPlans (three scope checks) every call paid. The LATERAL subqueries, fenced with OFFSET 0, fix the join
+-- order (walk -> its out-edges by key; each reached node -> its row by key): under RLS the planner's row estimates
+-- are blind, and without RLS (the owner's baseline) it hashed every node of the table for the final read.
 CREATE FUNCTION scopedb.graph_walk(projects bigint[], start text[], max_depth integer, relations text[])
 RETURNS TABLE (project_id bigint, node text, src text, relation text, kind text, resource_id text, label text)
 LANGUAGE plpgsql
@@ -1410,7 +1414,11 @@ BEGIN
     ) CYCLE project_id, node SET is_cycle USING trail
     SELECT DISTINCT w.project_id, w.node, w.src, w.relation, n.kind, n.resource_id, n.label
       FROM walk AS w
-      JOIN scopedb.graph_nodes AS n ON n.project_id = w.project_id AND n.id = w.node;
+     CROSS JOIN LATERAL (
+           SELECT n.kind, n.resource_id, n.label
+             FROM scopedb.graph_nodes AS n
+            WHERE n.project_id = w.project_id AND n.id = w.node
+           OFFSET 0) AS n;
 END
 $$;
 COMMENT ON FUNCTION scopedb.graph_walk(bigint[], text[], integer, text[]) IS

@@ -194,6 +194,21 @@ def test_62_a_kept_token_does_not_survive_a_project_rename(tenants: Tenants) -> 
         assert s.execute("SELECT count(*) FROM scopedb.fragments").scalar() == 0
 
 
+def test_62_a_kept_token_does_not_survive_a_project_deleted_and_made_again(tenants: Tenants) -> None:
+    """The sibling of the rename: "beta/web" deleted and a new project given its name. Re-entry checks a kept
+    token's names only when projects were renamed or deleted since the check last passed on the connection
+    (scopedb_private.project_names_epoch); a deletion counts."""
+    with tenants.db.scoped(tenants.scope("beta/web")) as s:
+        assert s.execute("SELECT count(*) FROM scopedb.fragments").scalar() == 7
+    with tenants.db.scoped(tenants.scope("beta/web")) as s:  # re-entered on the kept token: the check passed
+        assert s.execute("SELECT count(*) FROM scopedb.fragments").scalar() == 7
+    assert tenants.db.admin().delete_project("beta/web")
+    new = tenants.db.admin().create_project("beta/web")
+    with tenants.db.scoped(tenants.scope("beta/web")) as s:
+        assert s.project_ids == (new.id,)
+        assert s.execute("SELECT count(*) FROM scopedb.fragments").scalar() == 0
+
+
 def test_62_a_renamed_project_s_own_name_is_refused_not_mapped(tenants: Tenants) -> None:
     """Control on the same path: a kept token for a name that no longer exists is not used either."""
     with tenants.db.scoped(tenants.scope("beta/web")) as s:

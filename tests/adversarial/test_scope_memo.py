@@ -11,6 +11,7 @@ on the connection remembered. Every attempt must end with an error or with A's r
 
 from __future__ import annotations
 
+import secrets
 from collections.abc import Iterator
 from typing import Any, LiteralString
 
@@ -191,3 +192,18 @@ def test_without_temp_for_the_owner_the_entry_skips_the_memo(tenants: Tenants) -
         assert tenants.db.enter_scope(conn, tenants.scope("acme/api")) == [tenants.a.id]
         assert conn.execute("SELECT to_regclass(%s)", (MEMO,)).fetchone() == (None,)
         assert _visible(conn) == [tenants.a.id]
+
+
+def test_a_scope_over_many_projects_is_remembered_too(tenants: Tenants) -> None:
+    """The memo is looked up by the whole token, which grows with the scope's projects: a btree index on it
+    refused tokens over 2.7 kB, and entry failed for a scope of many projects (seen at 10,000 tenants)."""
+    admin = tenants.db.admin()
+    names = [f"tenant-{n:03d}/{secrets.token_hex(24)}" for n in range(120)]  # random: a key that compresses little
+    for name in names:
+        admin.create_project(name)
+    scope = tenants.scope("acme/api", *names)
+    with tenants.db.scoped(scope) as s:
+        token = str(s.execute("SELECT current_setting('scopedb.scope_token')").scalar())
+        assert len(token) > 8_000  # past what a btree index takes, compressed or not
+        assert s.execute(VISIBLE).rows == [(tenants.a.id,)]
+    assert tenants.db.run(scope, VISIBLE).rows == [(tenants.a.id,)]  # re-entered on the kept (remembered) token

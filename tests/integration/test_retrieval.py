@@ -437,3 +437,27 @@ def test_search_functions_are_not_a_way_around_rls(tenants: Tenants) -> None:
         )
     with pytest.raises(PermissionDeniedError), tenants.db.scoped(tenants.scope("acme/api")) as s:
         s.execute("SELECT * FROM scopedb_private.fragment_search")
+
+
+def test_the_walks_called_directly_with_another_project_s_ids_reach_nothing(tenants: Tenants) -> None:
+    """The walks seed every (project, start id) pair they are given and read the nodes only at the end (revision
+    0017): a caller that names B's project and B's node ids directly, from A's scope, gets no row — B's edges and
+    nodes are B's, and the policies decide, not the arguments."""
+    nodes = [NodeIn(p, i, kind="doc") for p in ("acme/api", "beta/web") for i in ("s", "t", "u")]
+    edges = [EdgeIn(p, "s", "t", "calls") for p in ("acme/api", "beta/web")] + [EdgeIn("beta/web", "t", "u", "calls")]
+    with tenants.db.scoped(tenants.scope("acme/api", "beta/web")) as s:
+        s.ingest_graph(nodes, edges)
+    with tenants.db.scoped(tenants.scope("acme/api")) as s:
+        walked = s.execute(
+            "SELECT DISTINCT project_id, node FROM scopedb.graph_walk(%s, '{s,t,u}', 3, NULL) ORDER BY 1, 2",
+            ([tenants.a.id, tenants.b.id],),
+        ).rows
+        assert walked == [(tenants.a.id, "s"), (tenants.a.id, "t"), (tenants.a.id, "u")]  # A's own three, no more
+        assert s.execute("SELECT * FROM scopedb.graph_walk(%s, '{s}', 3, NULL)", ([tenants.b.id],)).rows == []
+        for source, target in (("s", "u"), ("s", "s"), ("t", "u")):
+            assert s.execute("SELECT * FROM scopedb.graph_shortest_path(%s, %s, %s, 6, NULL)",
+                             ([tenants.b.id], source, target)).rows == []  # fmt: skip
+        assert s.execute("SELECT path FROM scopedb.graph_shortest_path(%s, 's', 's', 6, NULL)",
+                         ([tenants.a.id],)).rows == [(["s"],)]  # fmt: skip
+        assert s.execute("SELECT path FROM scopedb.graph_shortest_path(%s, 'nowhere', 'nowhere', 6, NULL)",
+                         ([tenants.a.id],)).rows == []  # fmt: skip

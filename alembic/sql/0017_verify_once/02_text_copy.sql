@@ -370,8 +370,9 @@ COMMENT ON FUNCTION scopedb.nearest_fragments(vector, integer, bigint[], text, b
 -- once, at the end, for their details. That read is also what drops a start id the scope does not see (or that
 -- names no node): no edge the scope sees leaves a node it does not see, so such a start reaches nothing on the
 -- way. Reading the node each step entered, as the walk did, was one more reference to graph_nodes, whose policy
--- InitPlans (three scope checks) every call paid. The LATERAL subquery, fenced with OFFSET 0, fixes the join
--- order (walk -> its out-edges by key): under RLS the planner's row estimates are blind.
+-- InitPlans (three scope checks) every call paid. The LATERAL subqueries, fenced with OFFSET 0, fix the join
+-- order (walk -> its out-edges by key; each reached node -> its row by key): under RLS the planner's row estimates
+-- are blind, and without RLS (the owner's baseline) it hashed every node of the table for the final read.
 CREATE OR REPLACE FUNCTION scopedb.graph_walk(projects bigint[], start text[], max_depth integer, relations text[])
 RETURNS TABLE (project_id bigint, node text, src text, relation text, kind text, resource_id text, label text)
 LANGUAGE plpgsql
@@ -396,7 +397,11 @@ BEGIN
     ) CYCLE project_id, node SET is_cycle USING trail
     SELECT DISTINCT w.project_id, w.node, w.src, w.relation, n.kind, n.resource_id, n.label
       FROM walk AS w
-      JOIN scopedb.graph_nodes AS n ON n.project_id = w.project_id AND n.id = w.node;
+     CROSS JOIN LATERAL (
+           SELECT n.kind, n.resource_id, n.label
+             FROM scopedb.graph_nodes AS n
+            WHERE n.project_id = w.project_id AND n.id = w.node
+           OFFSET 0) AS n;
 END
 $$;
 COMMENT ON FUNCTION scopedb.graph_walk(bigint[], text[], integer, text[]) IS
