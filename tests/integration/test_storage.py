@@ -4,6 +4,7 @@ project wait; deleting a project takes its storage with it."""
 
 from __future__ import annotations
 
+import logging
 import threading
 import time
 
@@ -182,7 +183,7 @@ def test_a_project_with_half_its_partitions_gets_the_other_from_maintenance(tena
         assert [h.fragment.id for h in s.search_text("searchable")] == ["back"]
 
 
-def test_builds_run_several_at_a_time_largest_first(tenants: Tenants) -> None:
+def test_builds_run_several_at_a_time_largest_first(tenants: Tenants, caplog: pytest.LogCaptureFixture) -> None:
     for project, count in (("acme/api", 60), ("beta/web", 30)):
         with tenants.db.scoped(tenants.scope(project)) as s:
             s.ingest_fragments(Fragment(project=project, id=f"j{n}", content="jobs", embedding=[n % 7 + 1.0] * 384)
@@ -190,8 +191,12 @@ def test_builds_run_several_at_a_time_largest_first(tenants: Tenants) -> None:
     admin = tenants.db.admin()
     with pytest.raises(ConfigurationError):
         admin.maintain_storage(threshold=20, jobs=0)
-    done = admin.maintain_storage(threshold=20, online=False, jobs=3)
+    with caplog.at_level(logging.INFO, logger="scopedb.storage"):
+        done = admin.maintain_storage(threshold=20, online=False, jobs=3)
     builds = [(a.project_id, a.action) for a in done if a.action in ("hnsw", "gin")]
+    logged = [r.getMessage() for r in caplog.records if r.name == "scopedb.storage"]
+    assert len(logged) == len(done)  # each step says what it took, for sizing the maintenance window
+    assert any(m.startswith(f"storage: hnsw for project {tenants.a.id} (") for m in logged)
     assert set(builds) >= {(p.id, kind) for p in (tenants.a, tenants.b) for kind in ("hnsw", "gin")}
     assert admin.storage_plan(threshold=20) == []  # everything the plan named was built
     with tenants.db.scoped(tenants.scope("acme/api", "beta/web")) as s:
