@@ -410,6 +410,7 @@ def entry(bench: Bench, repeat: int, seconds: float = 5.0, workers: int = 4) -> 
             },
             repeat,
         )
+        conn.rollback()  # the last round trip opened a transaction: hand the connection back clean
     enter_ms = timings["enter+commit"].p50 - timings["round_trip"].p50
     enter_again_ms = timings["again+commit"].p50 - timings["round_trip"].p50
     rolled_back = {name: timings[f"{name}+rollback"].p50 - timings["round_trip"].p50 for name in ("enter", "again")}
