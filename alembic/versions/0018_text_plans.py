@@ -1,5 +1,5 @@
-"""Text candidates planned without per-partition estimates: the tsquery and the scope's time and resources reach
-scopedb.text_candidates' statement as InitPlan parameters, the project ids as constants (partition pruning).
+"""Text candidates planned without per-partition estimates: over several partitions the tsquery and the scope's time
+and resources reach scopedb.text_candidates' statement as InitPlan parameters, the project ids as constants.
 
 Revision ID: 0018
 Revises: 0017
