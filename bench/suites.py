@@ -21,7 +21,7 @@ from psycopg import sql
 
 from bench.corpus import scope_for_fraction
 from bench.harness import Bench, interleaved
-from scopedb import Fragment, sqlfiles
+from scopedb import Fragment, lifecycle, sqlfiles
 from scopedb.admin import STORAGE_THRESHOLD
 from scopedb.entry import enter_token
 from scopedb.retrieval import VectorStrategy
@@ -410,7 +410,9 @@ def entry(bench: Bench, repeat: int, seconds: float = 5.0, workers: int = 4) -> 
             },
             repeat,
         )
-        conn.rollback()  # the last round trip opened a transaction: hand the connection back clean
+        # The last round trip opened a transaction, and the raw COMMITs above did not mark the connection clean:
+        # end it as scopedb does, so the pool takes it back instead of discarding it.
+        lifecycle.end(conn, "ROLLBACK")
     enter_ms = timings["enter+commit"].p50 - timings["round_trip"].p50
     enter_again_ms = timings["again+commit"].p50 - timings["round_trip"].p50
     rolled_back = {name: timings[f"{name}+rollback"].p50 - timings["round_trip"].p50 for name in ("enter", "again")}
