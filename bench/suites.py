@@ -187,14 +187,23 @@ SELECT DISTINCT w.project_id, w.node, w.src, w.relation, n.kind, n.resource_id, 
   FROM walk AS w
  CROSS JOIN LATERAL (SELECT n.kind, n.resource_id, n.label FROM scopedb.graph_nodes AS n
                       WHERE n.project_id = w.project_id AND n.id = w.node OFFSET 0) AS n"""
-# The statement scopedb.text_candidates runs as the owner, likewise (for a scope without resources or patterns), with
-# its pinned settings (constraint_exclusion off; since revision 0017 the best rows come from the copy alone).
+# The statements scopedb.text_candidates runs as the owner, likewise (for a scope without resources or patterns),
+# with its pinned settings (constraint_exclusion off; since revision 0017 the best rows come from the copy alone):
+# over one project the tsquery and the scope's values are constants, over several they are sub-SELECTs (0018).
 _TEXT_PLANNED = """
 SELECT s.project_id, s.id, ts_rank_cd(s.tsv, q) AS rank, s.resource_id, s.path, s.fqn, s.content
   FROM scopedb_private.fragment_search AS s, websearch_to_tsquery('english', %(term)s) AS q
  WHERE s.tsv @@ q AND s.project_id = ANY (%(ids)s)
    AND (s.valid_from <= now() AND (s.valid_to IS NULL OR s.valid_to > now())) IS NOT FALSE
    AND (COALESCE(s.resource_id, '') = ANY (NULL::text[])) IS NOT FALSE
+ ORDER BY 3 DESC, 1, 2 LIMIT 10"""
+_TEXT_PLANNED_SEVERAL = """
+SELECT s.project_id, s.id, ts_rank_cd(s.tsv, websearch_to_tsquery('english', %(term)s)) AS rank, s.resource_id,
+       s.path, s.fqn, s.content
+  FROM scopedb_private.fragment_search AS s
+ WHERE s.tsv @@ (SELECT websearch_to_tsquery('english', %(term)s)) AND s.project_id = ANY (%(ids)s)
+   AND (s.valid_from <= (SELECT now()) AND (s.valid_to IS NULL OR s.valid_to > (SELECT now()))) IS NOT FALSE
+   AND (COALESCE(s.resource_id, '') = ANY ((SELECT NULL::text[])::text[])) IS NOT FALSE
  ORDER BY 3 DESC, 1, 2 LIMIT 10"""
 
 
@@ -242,7 +251,8 @@ def scale(bench: Bench, repeat: int) -> dict[str, Any]:
             bench.owner.execute("SET LOCAL plan_cache_mode = force_custom_plan")
             bench.owner.execute("SET LOCAL constraint_exclusion = off")
             for _ in range(repeat):
-                rows = bench.owner.execute("EXPLAIN (SUMMARY ON) " + _TEXT_PLANNED,
+                text = _TEXT_PLANNED if len(ids) == 1 else _TEXT_PLANNED_SEVERAL
+                rows = bench.owner.execute("EXPLAIN (SUMMARY ON) " + text,
                                            {"term": bench.corpus.term("rare"), "ids": ids}).fetchall()  # fmt: skip
                 times["text"].append(_planning_ms(rows))
         planning[label] = {name: statistics.median(values) for name, values in times.items()}
