@@ -223,9 +223,9 @@ class Admin:
         ``jobs`` builds that many indexes at a time, largest first (like ``pg_restore -j``), each in one backend
         without parallel workers: ``jobs`` builds at once keep ``jobs`` cores busy, and parallel workers on top of
         them only crowded the cores (an HNSW build of 43,500 rows: 16.3 s alone in one process, 9.0 s with one
-        worker, 10.1 s with two, on two cores). A build larger than all the others together would then finish
-        alone on one core, so it runs first, by itself, with ``jobs - 1`` parallel workers (see
-        :func:`schedule_builds`).
+        worker, 10.1 s with two, on two cores). A build that would outlast all the others spread over the other
+        cores would then finish alone on one core, so it runs first, by itself, with ``jobs - 1`` parallel
+        workers (see :func:`schedule_builds`). Each step is logged, with its time, on ``scopedb.storage``.
         """
         if isinstance(jobs, bool) or not isinstance(jobs, int) or not 1 <= jobs <= 16:
             raise ConfigurationError("jobs must be an integer from 1 to 16")
@@ -461,8 +461,8 @@ def build_cost(action: StorageAction) -> float:
     An HNSW build's time per row grows with the graph (each insertion searches it): measured on 2 cores, one
     process each, d=128, m 16, ef_construction 128, 10,213 rows took 2.2 s, 53,072 rows 20.9 s, 150,113 rows
     71 s and 424,618 rows 257 s — about ``rows ** 1.2``. A GIN build of the same rows takes a few percent of that
-    (after the 1M-row load, under 10 s for all its GIN builds against 390 s of HNSW), and the plan counts a GIN build's
-    rows only up to the threshold, so GIN builds weigh their rows at 1.
+    (after the 1M-row load, under 10 s for all its GIN builds against 390 s of HNSW), and the plan counts a GIN
+    build's rows only up to the threshold, so GIN builds weigh their rows at 1.
     """
     if action.action == "hnsw":
         return math.pow(action.row_count, 1.2)
