@@ -169,10 +169,11 @@ CREATE POLICY "owner deletes the resource links of the entered scope" ON scopedb
 -- fragments: in scope when the project is, the version is valid at the scope's instant, the resource passes the
 -- scope's resource filter, and path and name pass its patterns. Writes are checked without the temporal part, so
 -- closing a version (setting valid_to) stays possible.
--- What a whole-project, current-time scope costs per row is two comparisons of timestamps and a test of the
--- resource id against NULL: the version check compares columns with the scope's instant (building a range per row,
--- as it did before, cost more), and the path and name patterns are not evaluated at all when the scope has none
--- (scope_filters_content). A NULL instant (every version) passes every row, as the range test did.
+-- What a whole-project, current-time scope costs per row is a test of the project id and two comparisons of
+-- timestamps (the read policy's first branch), and per statement one accessor. Otherwise the version check
+-- compares columns with the scope's instant (building a range per row, as it did before, cost more), and the path
+-- and name patterns are not evaluated at all when the scope has none (scope_filters_content). A NULL instant
+-- (every version) passes every row, as the range test did.
 -- ---------------------------------------------------------------------------------------------------------------
 
 CREATE POLICY "app sees nothing until a scope is entered" ON scopedb.fragments
@@ -180,9 +181,15 @@ CREATE POLICY "app sees nothing until a scope is entered" ON scopedb.fragments
     USING ((SELECT scopedb.scope_entered()))
     WITH CHECK ((SELECT scopedb.scope_entered()));
 
+-- Read: a scope that reads its projects whole at the present time (the common case) is answered by its first
+-- branch, with one accessor (scopedb.scope_whole_project_ids); any other scope, and any row that branch leaves
+-- undecided (another project's), by the full predicate, whose accessors then run. The CASE fixes that order: the
+-- full predicate's InitPlans are evaluated only when a row reaches it.
 CREATE POLICY "scope limits which fragments the app reads" ON scopedb.fragments
     AS RESTRICTIVE FOR SELECT TO scopedb_app
-    USING (project_id = ANY ((SELECT scopedb.scope_project_ids())::bigint[])
+    USING (CASE WHEN project_id = ANY ((SELECT scopedb.scope_whole_project_ids(true))::bigint[])
+                THEN valid_from <= pg_catalog.now() AND (valid_to IS NULL OR valid_to > pg_catalog.now())
+                ELSE project_id = ANY ((SELECT scopedb.scope_project_ids())::bigint[])
            AND (valid_from <= (SELECT scopedb.scope_as_of())
                 AND (valid_to IS NULL OR valid_to > (SELECT scopedb.scope_as_of()))) IS NOT FALSE
            AND (COALESCE(resource_id, '') = ANY ((SELECT scopedb.scope_resource_filter())::text[])) IS NOT FALSE
@@ -190,7 +197,7 @@ CREATE POLICY "scope limits which fragments the app reads" ON scopedb.fragments
                 OR ((COALESCE(path, '') ~ ANY ((SELECT scopedb.scope_path_include())::text[])) IS NOT FALSE
                     AND (COALESCE(path, '') ~ ANY ((SELECT scopedb.scope_path_exclude())::text[])) IS NOT TRUE
                     AND (COALESCE(fqn, '') ~ ANY ((SELECT scopedb.scope_name_include())::text[])) IS NOT FALSE
-                    AND (COALESCE(fqn, '') ~ ANY ((SELECT scopedb.scope_name_exclude())::text[])) IS NOT TRUE)));
+                    AND (COALESCE(fqn, '') ~ ANY ((SELECT scopedb.scope_name_exclude())::text[])) IS NOT TRUE)) END);
 CREATE POLICY "scope limits which fragments the app creates" ON scopedb.fragments
     AS RESTRICTIVE FOR INSERT TO scopedb_app
     WITH CHECK (project_id = ANY ((SELECT scopedb.scope_project_ids())::bigint[])
@@ -272,15 +279,18 @@ CREATE POLICY "app sees nothing until a scope is entered" ON scopedb.graph_nodes
     USING ((SELECT scopedb.scope_entered()))
     WITH CHECK ((SELECT scopedb.scope_entered()));
 
+-- Read: as for fragments, a scope that reads its projects whole is answered by one accessor (nodes have no
+-- versions, so any time scope qualifies).
 CREATE POLICY "scope limits which graph nodes the app reads" ON scopedb.graph_nodes
     AS RESTRICTIVE FOR SELECT TO scopedb_app
-    USING (project_id = ANY ((SELECT scopedb.scope_project_ids())::bigint[])
+    USING (CASE WHEN project_id = ANY ((SELECT scopedb.scope_whole_project_ids(false))::bigint[]) THEN true
+                ELSE project_id = ANY ((SELECT scopedb.scope_project_ids())::bigint[])
            AND (COALESCE(resource_id, '') = ANY ((SELECT scopedb.scope_resource_filter())::text[])) IS NOT FALSE
            AND ((SELECT scopedb.scope_filters_content()) IS NOT TRUE
                 OR ((COALESCE(path, '') ~ ANY ((SELECT scopedb.scope_path_include())::text[])) IS NOT FALSE
                     AND (COALESCE(path, '') ~ ANY ((SELECT scopedb.scope_path_exclude())::text[])) IS NOT TRUE
                     AND (COALESCE(fqn, '') ~ ANY ((SELECT scopedb.scope_name_include())::text[])) IS NOT FALSE
-                    AND (COALESCE(fqn, '') ~ ANY ((SELECT scopedb.scope_name_exclude())::text[])) IS NOT TRUE)));
+                    AND (COALESCE(fqn, '') ~ ANY ((SELECT scopedb.scope_name_exclude())::text[])) IS NOT TRUE)) END);
 CREATE POLICY "scope limits which graph nodes the app creates" ON scopedb.graph_nodes
     AS RESTRICTIVE FOR INSERT TO scopedb_app
     WITH CHECK (project_id = ANY ((SELECT scopedb.scope_project_ids())::bigint[])
@@ -359,9 +369,11 @@ CREATE POLICY "app sees nothing until a scope is entered" ON scopedb.graph_edges
     USING ((SELECT scopedb.scope_entered()))
     WITH CHECK ((SELECT scopedb.scope_entered()));
 
+-- Read: a scope that reads its projects whole sees every node of them, so every edge of them, with one accessor.
 CREATE POLICY "scope limits which graph edges the app reads" ON scopedb.graph_edges
     AS RESTRICTIVE FOR SELECT TO scopedb_app
-    USING (project_id = ANY ((SELECT scopedb.scope_project_ids())::bigint[])
+    USING (CASE WHEN project_id = ANY ((SELECT scopedb.scope_whole_project_ids(false))::bigint[]) THEN true
+                ELSE project_id = ANY ((SELECT scopedb.scope_project_ids())::bigint[])
            AND (ARRAY[src_resource, dst_resource] <@ (SELECT scopedb.scope_resource_filter())::text[]) IS NOT FALSE
            AND ((SELECT scopedb.scope_filters_content()) IS NOT TRUE
                 OR ((src_path ~ ANY ((SELECT scopedb.scope_path_include())::text[])) IS NOT FALSE
@@ -371,7 +383,7 @@ CREATE POLICY "scope limits which graph edges the app reads" ON scopedb.graph_ed
                     AND (src_fqn ~ ANY ((SELECT scopedb.scope_name_include())::text[])) IS NOT FALSE
                     AND (dst_fqn ~ ANY ((SELECT scopedb.scope_name_include())::text[])) IS NOT FALSE
                     AND (src_fqn ~ ANY ((SELECT scopedb.scope_name_exclude())::text[])) IS NOT TRUE
-                    AND (dst_fqn ~ ANY ((SELECT scopedb.scope_name_exclude())::text[])) IS NOT TRUE)));
+                    AND (dst_fqn ~ ANY ((SELECT scopedb.scope_name_exclude())::text[])) IS NOT TRUE)) END);
 CREATE POLICY "scope limits which graph edges the app creates" ON scopedb.graph_edges
     AS RESTRICTIVE FOR INSERT TO scopedb_app
     WITH CHECK (project_id = ANY ((SELECT scopedb.scope_project_ids())::bigint[])

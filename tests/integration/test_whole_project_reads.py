@@ -1,0 +1,122 @@
+"""The read policies' first question (revision 0019): a scope that reads its projects whole — no resource named or
+denied, no path or name pattern, and for fragments the current time — is judged by one accessor,
+``scopedb.scope_whole_project_ids``; the full predicate, with its other accessors, runs for every other scope and
+for rows the first question leaves undecided. The risk is a narrowed scope taken for a whole one (its narrowing
+would be skipped), so every kind of narrowing is checked to get the empty answer, and to read what the full
+predicate admits; and the cost it was made for is checked in the plan: one accessor run per statement."""
+
+from __future__ import annotations
+
+import datetime as dt
+from typing import Any
+
+import psycopg
+import pytest
+
+from scopedb import ResourceScope
+from scopedb.ingest import EdgeIn, NodeIn
+from scopedb.testing import app_connection
+from tests.conftest import Tenants
+
+
+def _narrowings(tenants: Tenants) -> dict[str, ResourceScope]:
+    a1 = tenants.resources["a1"].id
+    return {
+        "resources": tenants.scope("acme/api", resource_ids={a1}),
+        "denied": tenants.scope("acme/api", denied_resource_ids={a1}),
+        "include_paths": tenants.scope("acme/api", include_paths={"src/a1/**"}),
+        "exclude_paths": tenants.scope("acme/api", exclude_paths={"src/a1/**"}),
+        "include_names": tenants.scope("acme/api", include_names={"acme::**"}),
+        "exclude_names": tenants.scope("acme/api", exclude_names={"acme::**"}),
+    }
+
+
+BOTH = "SELECT scopedb.scope_whole_project_ids(true), scopedb.scope_whole_project_ids(false)"
+
+
+def test_only_a_whole_scope_gets_its_project_ids(tenants: Tenants) -> None:
+    with tenants.scoped(tenants.scope("acme/api")) as s:
+        assert s.execute(BOTH).one() == ([tenants.a.id], [tenants.a.id])
+    for name, scope in _narrowings(tenants).items():
+        with tenants.scoped(scope) as s:
+            assert s.execute(BOTH).one() == ([], []), name
+    past = dt.datetime.now(dt.UTC) - dt.timedelta(days=1)
+    for when in ("all", past):
+        with tenants.scoped(tenants.scope("acme/api", temporal_scope=when)) as s:
+            # Versions matter to fragments only: graph rows have none, so their policies may take the short answer.
+            got = s.execute("SELECT scopedb.scope_whole_project_ids(true), scopedb.scope_whole_project_ids(NULL), "
+                            "scopedb.scope_whole_project_ids(false)").one()  # fmt: skip
+            assert got == ([], [], [tenants.a.id]), when
+    with app_connection(tenants.db) as conn:  # no scope at all
+        conn.execute("SET ROLE scopedb_app")
+        assert conn.execute("SELECT scopedb.scope_whole_project_ids(false)").fetchone() == ([],)
+
+
+@pytest.mark.parametrize("narrowing", ["resources", "denied", "include_paths", "exclude_paths"])
+def test_a_narrowed_scope_reads_what_its_narrowing_admits(tenants: Tenants, narrowing: str) -> None:
+    """The rows each narrowed scope reads are exactly those the scope's own matcher admits (the ground truth read
+    as the owner), in fragments and graph nodes alike: the narrowing is applied, not skipped."""
+    scope = _narrowings(tenants)[narrowing]
+    with tenants.scoped(tenants.scope("acme/api")) as s:
+        s.ingest_graph(nodes=[NodeIn(project="acme/api", id=f"n{k}", resource_id=tenants.resources[k].id,
+                                     path=f"src/{k}/file0.py") for k in ("a1", "a2")])  # fmt: skip
+    with psycopg.connect(tenants.db.dsn) as conn:  # the owner's ground truth
+        rows = conn.execute("SELECT id, resource_id, path FROM scopedb.fragments WHERE project_id = %s",
+                            (tenants.a.id,)).fetchall()  # fmt: skip
+        nodes = conn.execute("SELECT id, resource_id, path FROM scopedb.graph_nodes WHERE project_id = %s",
+                             (tenants.a.id,)).fetchall()  # fmt: skip
+    expected = {r[0] for r in rows if _admits(scope, r)}
+    expected_nodes = {n[0] for n in nodes if _admits(scope, n)}
+    assert 0 < len(expected) < len(rows)  # the narrowing narrows
+    assert 0 < len(expected_nodes) < len(nodes)
+    with tenants.scoped(scope) as s:
+        assert {r[0] for r in s.execute("SELECT id FROM scopedb.fragments")} == expected
+        assert {r[0] for r in s.execute("SELECT id FROM scopedb.graph_nodes")} == expected_nodes
+
+
+def _admits(scope: ResourceScope, row: tuple[Any, ...]) -> bool:
+    _, resource, path = row
+    if scope.resource_ids and resource not in scope.resource_ids:
+        return False
+    if resource is not None and resource in scope.denied_resource_ids:
+        return False
+    return scope.matches_path(path or "")
+
+
+def _executed_accessors(plan: dict[str, Any]) -> list[str]:
+    """The scope accessors whose InitPlans ran, in a JSON plan."""
+    found: list[str] = []
+
+    def walk(node: dict[str, Any]) -> None:
+        if node.get("Parent Relationship") == "InitPlan" and node.get("Actual Loops", 0) > 0:
+            found.extend(o.split("(")[0] for o in node.get("Output", []) if o.startswith("scopedb.scope_"))
+        for child in node.get("Plans", []):
+            walk(child)
+
+    walk(plan["Plan"])
+    return sorted(found)
+
+
+EXPLAIN = "EXPLAIN (ANALYZE, VERBOSE, FORMAT JSON) "
+
+
+def test_a_whole_scope_runs_one_accessor_per_table(tenants: Tenants) -> None:
+    with tenants.scoped(tenants.scope("acme/api")) as s:
+        s.ingest_graph(
+            nodes=[NodeIn(project="acme/api", id="x"), NodeIn(project="acme/api", id="y")],
+            edges=[EdgeIn(project="acme/api", src="x", relation="imports", dst="y")],
+        )
+    with tenants.scoped(tenants.scope("acme/api")) as s:
+        for statement in ("SELECT id FROM scopedb.fragments WHERE project_id = %(p)s",
+                          "SELECT id FROM scopedb.graph_nodes WHERE project_id = %(p)s",
+                          "SELECT src FROM scopedb.graph_edges WHERE project_id = %(p)s"):  # fmt: skip
+            plan = s.execute(EXPLAIN + statement, {"p": tenants.a.id}).scalar()[0]
+            assert _executed_accessors(plan) in (["scopedb.scope_entered", "scopedb.scope_whole_project_ids"],
+                                                 ["scopedb.scope_whole_project_ids"]), statement  # fmt: skip
+    # Control: a narrowed scope runs the full predicate's accessors too.
+    with tenants.scoped(_narrowings(tenants)["resources"]) as s:
+        plan = s.execute(EXPLAIN + "SELECT id FROM scopedb.fragments WHERE project_id = %(p)s",
+                         {"p": tenants.a.id}).scalar()[0]  # fmt: skip
+        ran = _executed_accessors(plan)
+        assert "scopedb.scope_whole_project_ids" in ran
+        assert "scopedb.scope_resource_filter" in ran
