@@ -24,7 +24,7 @@ from scopedb.backends.base import (
 )
 from scopedb.errors import InvalidArgumentError, ScopedbError
 from scopedb.steps import SessionState, Statement, Steps
-from scopedb.vectors import vector_literal
+from scopedb.vectors import query_vector
 
 Metric = Literal["cosine", "l2", "inner_product"]
 _OPERATORS: dict[str, str] = {"cosine": "<=>", "l2": "<->", "inner_product": "<#>"}
@@ -137,13 +137,13 @@ def search_vector_steps(
     if embedding is None:
         raise InvalidArgumentError("search_vector needs an embedding")
     dimension = yield from steps.embedding_dimension(state)
-    literal = vector_literal(embedding, dimension)
+    vector = query_vector(embedding, dimension)
     if metric == "cosine" and not any(embedding):
         raise InvalidArgumentError("a zero vector has no direction: its cosine distance to anything is undefined")
     if limit == 0:
         return []
     params = {
-        "embedding": literal,
+        "embedding": vector,
         "limit": limit,
         "projects": list(state.project_ids),
         "metric": metric,

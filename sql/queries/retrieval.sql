@@ -18,9 +18,10 @@ OFFSET %(offset)s
 
 -- name: nearest
 -- The k nearest fragments (scopedb.nearest_fragments: per-project HNSW where built, exact elsewhere, and the
--- exact answer whenever the index one is short), in a stable order.
+-- exact answer whenever the index one is short), in a stable order. The embedding is bound in pgvector's binary
+-- format (scopedb.vectors.QueryVector).
 SELECT n.project_id, n.id, n.resource_id, n.path, n.fqn, n.content, n.distance, n.used_index
-  FROM scopedb.nearest_fragments(%(embedding)s::vector, %(limit)s, %(projects)s, %(metric)s, %(exact)s,
+  FROM scopedb.nearest_fragments(%(embedding)b::vector, %(limit)s, %(projects)s, %(metric)s, %(exact)s,
                                  %(ef_search)s, %(max_scan_tuples)s) AS n
  ORDER BY n.distance, n.project_id, n.id;
 

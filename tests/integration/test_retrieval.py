@@ -6,6 +6,7 @@ import datetime as dt
 import math
 import random
 
+import numpy as np
 import psycopg
 import pytest
 
@@ -19,6 +20,7 @@ from scopedb.errors import (
 )
 from scopedb.ingest import EdgeIn, NodeIn
 from scopedb.retrieval import VectorStrategy
+from scopedb.vectors import QueryVector
 from scopedb.view import ScopedBackendSet, ScopedBackendView
 from tests.conftest import Tenants
 
@@ -461,3 +463,23 @@ def test_the_walks_called_directly_with_another_project_s_ids_reach_nothing(tena
                          ([tenants.a.id],)).rows == [(["s"],)]  # fmt: skip
         assert s.execute("SELECT path FROM scopedb.graph_shortest_path(%s, 'nowhere', 'nowhere', 6, NULL)",
                          ([tenants.a.id],)).rows == []  # fmt: skip
+
+
+def test_a_query_vector_binds_in_binary_on_any_connection(tenants: Tenants) -> None:
+    """Searches bind the embedding in pgvector's binary format with no type lookup (scopedb.vectors.QueryVector):
+    the server reads it back as the same values, on a connection that never registered the vector type, and a
+    value that is no vector of the column's width is refused by the server's cast, not misread."""
+    values = [1.0, -2.5, 0.125] + [0.0] * (DIM - 3)
+    with psycopg.connect(tenants.db.dsn) as conn:
+        text = conn.execute("SELECT %b::vector::text", (QueryVector(np.array(values, dtype=np.float32)),)).fetchone()
+        assert text == ("[" + ",".join(f"{v:g}" for v in values) + "]",)
+        with pytest.raises(psycopg.errors.DataException):
+            conn.execute("SELECT %b::vector(3)", (QueryVector(np.array(values, dtype=np.float32)),))
+    with tenants.scoped(tenants.scope("acme/api")) as s:
+        binary = s.search_vector(values, limit=3)
+        literal = s.execute(
+            "SELECT id FROM scopedb.fragments WHERE embedding IS NOT NULL "
+            "ORDER BY embedding <=> %s::vector, id LIMIT 3",
+            ("[" + ",".join(map(str, values)) + "]",),
+        )
+        assert [h.fragment.id for h in binary] == [r[0] for r in literal]
