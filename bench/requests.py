@@ -16,6 +16,7 @@ from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
+import numpy as np
 from psycopg import pq
 
 from bench.corpus import scope_for_fraction
@@ -151,29 +152,51 @@ def _next_search(db: Database, scope: ResourceScope, probes: Iterator[list[float
 
 def two_tenants(bench: Bench, repeat: int, *, rows: int = 10_000, queries: int = 50) -> dict[str, Any]:
     """The side-by-side workload of issue 19: 10k vectors of 128 dimensions, two tenants holding 95% and 5%;
-    p50 per request (enter + search_vector k=10 + commit, kept scope) and recall@10 against the exact answer."""
+    p50 per request (enter + search_vector k=10 + commit, kept scope) and recall@10 against the exact answer.
+
+    Twice: with vectors drawn like embeddings (each tenant's around a few topics of the bench corpus, the queries
+    about them: the bar's case), and with uniformly random directions, the worst case of any ANN index (in 128
+    dimensions a random point's ten nearest are barely nearer than the rest, so a graph search's recall at a given
+    effort is far lower; reported, with the recall it gets)."""
+    result: dict[str, Any] = {"rows": rows, "dim": bench.corpus.dim}
+    result["tenants"] = _tenant_pair(bench, repeat, rows, queries, uniform=False)
+    result["uniform"] = _tenant_pair(bench, repeat, rows, queries, uniform=True)
+    return result
+
+
+def _tenant_pair(bench: Bench, repeat: int, rows: int, queries: int, *, uniform: bool) -> dict[str, Any]:
     rng = random.Random(95)
+    generator = np.random.default_rng(95)
     dim = bench.corpus.dim
-    sizes = {"tenant95": rows * 95 // 100, "tenant5": rows * 5 // 100}
+    suffix = "_uniform" if uniform else ""
+    sizes = {f"tenant95{suffix}": rows * 95 // 100, f"tenant5{suffix}": rows * 5 // 100}
+    topics = {name: generator.choice(len(bench.corpus.centers), size=count, replace=False)
+              for name, count in zip(sizes, (6, 3), strict=True)}  # fmt: skip
+
+    def draw(name: str, count: int) -> list[list[float]]:
+        if not uniform:
+            chosen = generator.choice(topics[name], size=count)
+            return [v.tolist() for v in bench.corpus._sample(generator, chosen)]
+        out = []
+        for _ in range(count):
+            v = [rng.gauss(0, 1) for _ in range(dim)]
+            norm = math.sqrt(sum(x * x for x in v))
+            out.append([x / norm for x in v])
+        return out
+
     admin = bench.db.admin()
     for name in sizes:
         if name not in {p.name for p in admin.projects()}:
             admin.create_project(name)
-
-    def unit() -> list[float]:
-        v = [rng.gauss(0, 1) for _ in range(dim)]
-        norm = math.sqrt(sum(x * x for x in v))
-        return [x / norm for x in v]
-
     for name, count in sizes.items():
         with bench.db.scoped(ResourceScope(project_names={name})) as s:
-            s.ingest_fragments(Fragment(project=name, id=f"v{i}", content=f"{name} {i}", embedding=unit())
-                               for i in range(count))  # fmt: skip
+            s.ingest_fragments(Fragment(project=name, id=f"v{i}", content=f"{name} {i}", embedding=vector)
+                               for i, vector in enumerate(draw(name, count)))  # fmt: skip
     admin.maintain_storage()
-    result: dict[str, Any] = {"rows": rows, "dim": dim, "tenants": {}}
+    tenants: dict[str, Any] = {}
     for name, count in sizes.items():
         scope = ResourceScope(project_names={name})
-        probes = [unit() for _ in range(queries)]
+        probes = draw(name, queries)
         with bench.db.scoped(scope) as s:
             truth = [{h.fragment.id for h in s.search_vector(p, limit=10, strategy=VectorStrategy(exact=True))}
                      for p in probes]  # fmt: skip
@@ -182,11 +205,11 @@ def two_tenants(bench: Bench, repeat: int, *, rows: int = 10_000, queries: int =
         cycle = iter(probes * (repeat + 3))
         ask = functools.partial(_next_search, bench.db, scope, cycle)
         timing = interleaved({"request": ask}, repeat)
-        result["tenants"][name] = {
+        tenants[name.removesuffix(suffix)] = {
             "rows": count,
             "request_p50_ms": timing["request"].p50,
             "request_p95_ms": timing["request"].p95,
             "recall_at_10": recall,
-            "bar_ms": 1.2 if name == "tenant95" else 1.0,
+            "bar_ms": 1.2 if count > rows // 2 else 1.0,
         }
-    return result
+    return tenants
