@@ -1,0 +1,61 @@
+"""Catalogue #90: change the scope's setting part way through a statement.
+
+Each scope accessor a policy reads is an InitPlan, evaluated lazily: when a row first reaches its term, not when
+the statement starts. A statement that calls ``set_config('scopedb.scope_token', ...)`` between rows (here in a
+LATERAL subquery a nested loop runs once per outer row) has the terms first reached before the change read the
+scope, and those first reached after it read whatever the setting holds then. With the setting cleared, an
+accessor that answered "no scope" with a permissive value would let rows through: ``scope_filters_content``
+answered false ("no patterns"), so a scope narrowed by resource and path let the statement read the paths it
+excludes (found in a review of revision 0019). Every accessor now fails closed on its own.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from tests.conftest import Tenants
+
+# Outer row 1 keeps the scope and reads rows of a resource the scope hides: they fail the resource term, so the
+# project, time and resource InitPlans are evaluated then, and the pattern term is never reached. Outer row 2 clears
+# the setting, then reads the resource the scope admits: only the pattern term's InitPlans are evaluated now.
+SWITCH = """
+SELECT v.n, c.setting, x.id, x.path
+  FROM (VALUES (1), (2)) AS v (n)
+ CROSS JOIN LATERAL (SELECT CASE WHEN v.n = 2 THEN pg_catalog.set_config('scopedb.scope_token', %(token)s, true)
+                                 ELSE pg_catalog.current_setting('scopedb.scope_token') END AS setting
+                     OFFSET 0) AS c
+ CROSS JOIN LATERAL (SELECT f.id, f.path FROM scopedb.fragments AS f
+                      WHERE f.project_id = %(project)s
+                        AND f.resource_id = CASE v.n WHEN 1 THEN %(hidden)s ELSE %(admitted)s END
+                        AND c.setting IS NOT NULL
+                     OFFSET 0) AS x
+ ORDER BY v.n, x.id
+"""
+
+
+def _switch(tenants: Tenants, token: str | None) -> tuple[list[tuple[Any, ...]], set[str], str]:
+    """The rows the switching statement reads, the paths the scope admits, and the scope's own token."""
+    scope = tenants.scope("acme/api", resource_ids={tenants.resources["a1"].id}, exclude_paths={"src/a1/file0.py"})
+    with tenants.scoped(scope) as s:
+        admitted = {r[0] for r in s.execute("SELECT path FROM scopedb.fragments")}
+        own = str(s.execute("SELECT pg_catalog.current_setting('scopedb.scope_token')").scalar())
+        rows = s.execute(SWITCH, {"token": own if token is None else token, "project": tenants.a.id,
+                                  "hidden": tenants.resources["a2"].id,
+                                  "admitted": tenants.resources["a1"].id}).rows  # fmt: skip
+    return rows, admitted, own
+
+
+def test_90_clearing_the_scope_mid_statement_admits_nothing_more(tenants: Tenants) -> None:
+    rows, admitted, _ = _switch(tenants, "")
+    assert admitted == {"src/a1/file1.py", "src/a1/file2.py"}  # the scope's narrowing, read plainly
+    assert all(r[1] == "" for r in rows if r[0] == 2)  # the setting really was cleared before the second scan
+    assert [r for r in rows if r[0] == 1] == []  # the hidden resource stays hidden, scope or not
+    assert {r[3] for r in rows} <= admitted  # nothing the scope excludes: no src/a1/file0.py
+    assert [r for r in rows if r[0] == 2] == []  # and with no scope left, nothing at all
+
+
+def test_90_control_the_same_statement_keeping_the_scope_reads_what_the_scope_admits(tenants: Tenants) -> None:
+    """The statement reaches the rows at all: with the setting set to the scope's own token on the second row, it
+    returns exactly the admitted paths of the admitted resource (so the test above tests the switch)."""
+    rows, admitted, _ = _switch(tenants, None)
+    assert {r[3] for r in rows if r[0] == 2} == admitted
