@@ -16,6 +16,7 @@ from psycopg import sql
 from scopedb import sqlfiles
 from scopedb.errors import translate
 from scopedb.logins import CLEAN, DirtyConnectionError, StoredSettingsError, stored_setting_names
+from scopedb.vectors import teach_query_vectors
 
 log = logging.getLogger("scopedb.database")
 
@@ -111,7 +112,9 @@ async def prepare_connection(conn: psycopg.AsyncConnection[Any]) -> None:
     (:func:`refuse_stored_settings`), then make the session's memo of verified tokens (``prepare_session`` in
     ``sql/queries/session.sql``) in a transaction that commits, so no scoped transaction pays for the table, and a
     rolled-back one cannot undo it. A database migrated before the memo existed has no such function: the
-    connection then simply has no memo, and every statement verifies its scope in full."""
+    connection then simply has no memo, and every statement verifies its scope in full. The connection also
+    learns to bind query vectors (:func:`scopedb.vectors.teach_query_vectors`)."""
+    teach_query_vectors(conn)
     await refuse_stored_settings(conn)
     try:
         cur = await conn.execute(sqlfiles.query("session", "prepare_session"))

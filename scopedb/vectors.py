@@ -57,6 +57,13 @@ class _QueryVectorDumper(Dumper):
 psycopg.adapters.register_dumper(QueryVector, _QueryVectorDumper)
 
 
+def teach_query_vectors(conn: psycopg.Connection[Any] | psycopg.AsyncConnection[Any]) -> None:
+    """Register the query vectors' dumper on ``conn`` itself. A connection copies psycopg's global adapters when it
+    is made, so one made before this module was imported (a service's own engine, say) would not know them; scopedb
+    calls this on every connection it prepares (``scopedb.lifecycle.prepare_connection``)."""
+    conn.adapters.register_dumper(QueryVector, _QueryVectorDumper)
+
+
 def query_vector(values: Sequence[float] | None, dimension: int | None = None) -> QueryVector | None:
     """An embedding to search by, after the checks of :func:`vector_array`, ready to bind in binary."""
     array = vector_array(values, dimension)

@@ -5,6 +5,8 @@ from __future__ import annotations
 import datetime as dt
 import math
 import random
+import subprocess
+import sys
 
 import numpy as np
 import psycopg
@@ -483,3 +485,29 @@ def test_a_query_vector_binds_in_binary_on_any_connection(tenants: Tenants) -> N
             ("[" + ",".join(map(str, values)) + "]",),
         )
         assert [h.fragment.id for h in binary] == [r[0] for r in literal]
+
+
+EARLY_CONNECTION = """
+import sys, psycopg
+conn = psycopg.connect(sys.argv[1])  # made and used before scopedb is imported: it holds the adapters of then
+conn.execute("SELECT 1")
+import numpy as np
+from scopedb.vectors import QueryVector, teach_query_vectors
+vector = QueryVector(np.array([1.0, 2.0], dtype=np.float32))
+try:
+    conn.execute("SELECT %b::vector", (vector,))
+    print("bound before teaching")
+except psycopg.ProgrammingError:
+    print("unknown before teaching")
+teach_query_vectors(conn)
+print(conn.execute("SELECT %b::vector::text", (vector,)).fetchone()[0])
+"""
+
+
+def test_a_connection_made_before_scopedb_was_imported_learns_query_vectors(tenants: Tenants) -> None:
+    """scopedb prepares every connection it lends with teach_query_vectors, so the binary query vector binds even
+    on a connection whose adapters were copied before scopedb.vectors registered its dumper."""
+    done = subprocess.run([sys.executable, "-c", EARLY_CONNECTION, tenants.db.dsn], capture_output=True, text=True,
+                          timeout=60, check=False)  # fmt: skip
+    assert done.returncode == 0, done.stderr[-2000:]
+    assert done.stdout.split() == ["unknown", "before", "teaching", "[1,2]"]
