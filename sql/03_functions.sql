@@ -1162,8 +1162,9 @@ COMMENT ON FUNCTION scopedb_private.storage_plan(integer, boolean, bigint[]) IS
 -- Scoped full-text candidates: the best `max_rows` fragments matching `query`, with their ts_rank_cd and their
 -- rows. The GIN index of scopedb_private.fragment_search finds the matches (it has no RLS, so the index is usable),
 -- and the verified scope is applied to them there: the copy carries the columns the read policy judges, and the
--- predicate below is that policy's, term for term, with the scope's values read once (one check of the token, not
--- one per accessor) and inlined as constants (plan_cache_mode), so the planner prunes to the scope's partitions and
+-- predicate below is that policy's full predicate (its ELSE branch, which its first branch only shortens for a
+-- scope that reads its projects whole), term for term, with the scope's values read once (one check of the token,
+-- not one per accessor, and all from the same reading of the setting) and inlined as constants (plan_cache_mode), so the planner prunes to the scope's partitions and
 -- drops the checks a scope does not need (no patterns: no pattern test at all). The copy carries the content too,
 -- so the best `max_rows` are returned from it alone. They used to be joined to scopedb.fragments under the owner's
 -- scope policy, a second check of each returned row; planning that join into the partitioned table took 0.5 ms
