@@ -587,7 +587,10 @@ COMMENT ON FUNCTION scopedb.scope_as_of() IS
 -- Path and name patterns. The policies read them only when scope_filters_content() says the scope has any, so a
 -- scope without patterns pays for none of these four InitPlans. Each returns the patterns as anchored regular
 -- expressions (scopedb_private.anchored). An include of NULL admits everything (no include patterns); an exclude
--- of NULL excludes nothing. No valid, resolved scope: includes of '{}', which admit nothing.
+-- of NULL excludes nothing. No valid, resolved scope: includes of '{}', which admit nothing, and excludes of the
+-- empty pattern, which exclude everything. Each must fail closed on its own, not only beside the others: a
+-- statement can clear the setting between the rows that first reach one term and the next (#90), so an exclude
+-- may be read with no scope after an include was read with one.
 CREATE FUNCTION scopedb.scope_filters_content() RETURNS boolean
 LANGUAGE plpgsql
 STABLE
@@ -637,8 +640,13 @@ STABLE
 SECURITY DEFINER
 SET search_path = pg_catalog, pg_temp
 AS $$
+DECLARE
+    c scopedb_private.scope_claims := scopedb_private.verified_claims();
 BEGIN
-    RETURN scopedb_private.anchored(NULLIF((scopedb_private.verified_claims()).path_exclude, '{}'));
+    IF c IS NULL OR c.project_ids IS NULL THEN
+        RETURN ARRAY['']::text[];  -- the empty pattern matches every path: no valid scope excludes everything (#90)
+    END IF;
+    RETURN scopedb_private.anchored(NULLIF(c.path_exclude, '{}'));
 END
 $$;
 COMMENT ON FUNCTION scopedb.scope_path_exclude() IS
@@ -668,8 +676,13 @@ STABLE
 SECURITY DEFINER
 SET search_path = pg_catalog, pg_temp
 AS $$
+DECLARE
+    c scopedb_private.scope_claims := scopedb_private.verified_claims();
 BEGIN
-    RETURN scopedb_private.anchored(NULLIF((scopedb_private.verified_claims()).name_exclude, '{}'));
+    IF c IS NULL OR c.project_ids IS NULL THEN
+        RETURN ARRAY['']::text[];  -- the empty pattern matches every name: no valid scope excludes everything (#90)
+    END IF;
+    RETURN scopedb_private.anchored(NULLIF(c.name_exclude, '{}'));
 END
 $$;
 COMMENT ON FUNCTION scopedb.scope_name_exclude() IS

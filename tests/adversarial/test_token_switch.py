@@ -6,13 +6,16 @@ LATERAL subquery a nested loop runs once per outer row) has the terms first reac
 scope, and those first reached after it read whatever the setting holds then. With the setting cleared, an
 accessor that answered "no scope" with a permissive value would let rows through: ``scope_filters_content``
 answered false ("no patterns"), so a scope narrowed by resource and path let the statement read the paths it
-excludes (found in a review of revision 0019). Every accessor now fails closed on its own.
+excludes (found in a review of revision 0019). Its sibling: the exclude accessors answered NULL ("excludes
+nothing") with no scope, so a name exclude first read after the change let the excluded names through. Every
+accessor now fails closed on its own.
 """
 
 from __future__ import annotations
 
 from typing import Any
 
+from scopedb import Fragment
 from tests.conftest import Tenants
 
 # Outer row 1 keeps the scope and reads rows of a resource the scope hides: they fail the resource term, so the
@@ -59,3 +62,45 @@ def test_90_control_the_same_statement_keeping_the_scope_reads_what_the_scope_ad
     returns exactly the admitted paths of the admitted resource (so the test above tests the switch)."""
     rows, admitted, _ = _switch(tenants, None)
     assert {r[3] for r in rows if r[0] == 2} == admitted
+
+
+# The sibling in the patterns themselves. The pattern terms run in a fixed order (path include, path exclude, name
+# include, name exclude), so a row that fails one never reaches the next. Outer row 1 reads a fragment whose name
+# fails the name include, so the name exclude is not reached; outer row 2 clears the setting and reads fragments
+# whose names pass the include read before: the name exclude is read now, with no scope. It answered NULL
+# ("excludes nothing"), and the excluded name came back. (The path exclude is followed by the name include, which
+# a row 1 can only reach after the path exclude, so there the next term's '{}' already hid the rows.)
+SWITCH_IN_PATTERNS = """
+SELECT v.n, x.id, x.fqn
+  FROM (VALUES (1), (2)) AS v (n)
+ CROSS JOIN LATERAL (SELECT CASE WHEN v.n = 2 THEN pg_catalog.set_config('scopedb.scope_token', '', true)
+                                 ELSE 'kept' END AS setting
+                     OFFSET 0) AS c
+ CROSS JOIN LATERAL (SELECT f.id, f.fqn FROM scopedb.fragments AS f
+                      WHERE f.project_id = %(project)s
+                        AND f.id = ANY (CASE v.n WHEN 1 THEN %(first)s::text[] ELSE %(second)s::text[] END)
+                        AND c.setting IS NOT NULL
+                     OFFSET 0) AS x
+ ORDER BY v.n, x.id
+"""
+
+
+def test_90_an_exclude_read_with_no_scope_excludes_everything(tenants: Tenants) -> None:
+    """The rows each outer row reads are picked by primary key (an index condition), so only they meet the policy:
+    a filter the policy runs before would let every row of the project reach every term on the first pass."""
+    with tenants.scoped(tenants.scope("acme/api")) as s:
+        names = ("other::x", "acme::api::Public", "acme::api::Secret")
+        other, public, secret = s.add_fragments([Fragment(project="acme/api", content=n, fqn=n) for n in names])
+    scope = tenants.scope("acme/api", include_names={"acme::**"}, exclude_names={"acme::api::Secret"})
+    params = {"project": tenants.a.id, "first": [other], "second": [public, secret]}
+    with tenants.scoped(scope) as s:
+        admitted = {r[0] for r in s.execute("SELECT fqn FROM scopedb.fragments")}
+        rows = s.execute(SWITCH_IN_PATTERNS, params).rows
+        assert s.execute("SELECT pg_catalog.current_setting('scopedb.scope_token')").scalar() == ""
+    assert admitted == {"acme::api::Public"}
+    assert {r[2] for r in rows} <= admitted  # never acme::api::Secret
+    assert rows == []  # the exclude, first read with no scope, excludes everything
+    with tenants.scoped(scope) as s:  # control: keeping the scope, the same statement reads the admitted name
+        kept = s.execute(SWITCH_IN_PATTERNS.replace("pg_catalog.set_config('scopedb.scope_token', '', true)",
+                                                    "'kept'"), params).rows  # fmt: skip
+    assert [r[2] for r in kept] == ["acme::api::Public"]

@@ -2,7 +2,7 @@
 -- policies of fragments, graph_nodes and graph_edges ask scopedb.scope_whole_project_ids first; their full
 -- predicate, with its accessors, runs only for a row that first question leaves undecided, and for every other
 -- scope. Each accessor is an InitPlan that verifies the scope once per statement (40-60 µs for its first call).
--- scope_filters_content fails closed with no valid scope.
+-- scope_filters_content and the exclude accessors fail closed with no valid scope (#90).
 
 SET ROLE scopedb_owner;
 
@@ -32,6 +32,42 @@ $$;
 -- CREATE OR REPLACE sets the function's SET clauses anew: the pins of sql/04_settings_of_kept_plans.sql again.
 ALTER FUNCTION scopedb.scope_filters_content() SET jit = off;
 ALTER FUNCTION scopedb.scope_filters_content() SET max_parallel_workers_per_gather = 0;
+
+-- With no valid scope, the excludes exclude everything.
+CREATE OR REPLACE FUNCTION scopedb.scope_path_exclude() RETURNS text[]
+LANGUAGE plpgsql
+STABLE
+SECURITY DEFINER
+SET search_path = pg_catalog, pg_temp
+AS $$
+DECLARE
+    c scopedb_private.scope_claims := scopedb_private.verified_claims();
+BEGIN
+    IF c IS NULL OR c.project_ids IS NULL THEN
+        RETURN ARRAY['']::text[];  -- the empty pattern matches every path: no valid scope excludes everything (#90)
+    END IF;
+    RETURN scopedb_private.anchored(NULLIF(c.path_exclude, '{}'));
+END
+$$;
+ALTER FUNCTION scopedb.scope_path_exclude() SET jit = off;
+ALTER FUNCTION scopedb.scope_path_exclude() SET max_parallel_workers_per_gather = 0;
+CREATE OR REPLACE FUNCTION scopedb.scope_name_exclude() RETURNS text[]
+LANGUAGE plpgsql
+STABLE
+SECURITY DEFINER
+SET search_path = pg_catalog, pg_temp
+AS $$
+DECLARE
+    c scopedb_private.scope_claims := scopedb_private.verified_claims();
+BEGIN
+    IF c IS NULL OR c.project_ids IS NULL THEN
+        RETURN ARRAY['']::text[];  -- the empty pattern matches every name: no valid scope excludes everything (#90)
+    END IF;
+    RETURN scopedb_private.anchored(NULLIF(c.name_exclude, '{}'));
+END
+$$;
+ALTER FUNCTION scopedb.scope_name_exclude() SET jit = off;
+ALTER FUNCTION scopedb.scope_name_exclude() SET max_parallel_workers_per_gather = 0;
 
 -- The read policies' first question (sql/04_policies.sql): the ids of the scope's projects when the scope reads
 -- them whole — no resource filter, no resource named or denied, no path or name pattern, and, when `at_present`,

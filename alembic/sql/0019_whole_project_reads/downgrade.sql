@@ -64,6 +64,30 @@ $$;
 -- CREATE OR REPLACE sets the function's SET clauses anew: the pins of sql/04_settings_of_kept_plans.sql again.
 ALTER FUNCTION scopedb.scope_filters_content() SET jit = off;
 ALTER FUNCTION scopedb.scope_filters_content() SET max_parallel_workers_per_gather = 0;
+CREATE OR REPLACE FUNCTION scopedb.scope_path_exclude() RETURNS text[]
+LANGUAGE plpgsql
+STABLE
+SECURITY DEFINER
+SET search_path = pg_catalog, pg_temp
+AS $$
+BEGIN
+    RETURN scopedb_private.anchored(NULLIF((scopedb_private.verified_claims()).path_exclude, '{}'));
+END
+$$;
+ALTER FUNCTION scopedb.scope_path_exclude() SET jit = off;
+ALTER FUNCTION scopedb.scope_path_exclude() SET max_parallel_workers_per_gather = 0;
+CREATE OR REPLACE FUNCTION scopedb.scope_name_exclude() RETURNS text[]
+LANGUAGE plpgsql
+STABLE
+SECURITY DEFINER
+SET search_path = pg_catalog, pg_temp
+AS $$
+BEGIN
+    RETURN scopedb_private.anchored(NULLIF((scopedb_private.verified_claims()).name_exclude, '{}'));
+END
+$$;
+ALTER FUNCTION scopedb.scope_name_exclude() SET jit = off;
+ALTER FUNCTION scopedb.scope_name_exclude() SET max_parallel_workers_per_gather = 0;
 
 RESET ROLE;
 
