@@ -539,6 +539,58 @@ $$;
 COMMENT ON FUNCTION scopedb.scope_whole_project_ids(boolean) IS
     'Ids of the projects the verified scope reads whole (at the present time if asked); empty for any other scope.';
 
+-- The read policies' full predicate (sql/04_policies.sql), for the rows their first question leaves undecided:
+-- every term of the scope from one reading of the setting. The accessors below each read the setting when a row
+-- first reaches their term (they are separate InitPlans), so a statement that changed the setting between rows —
+-- to another valid token of the tenant's — got some terms from one token and the rest from the other: one
+-- token's project ids with another's missing resource filter (#90). The policies read this composite through one
+-- InitPlan inside a sub-SELECT that each undecided row runs (0.24 µs a row more than separate InitPlans, on a
+-- scratch table); each field is what its accessor answers for the same claims, failing closed the same way.
+CREATE TYPE scopedb.scope_terms AS (
+    project_ids      bigint[],
+    as_of            timestamptz,
+    resource_filter  text[],
+    filters_content  boolean,
+    path_include     text[],
+    path_exclude     text[],
+    name_include     text[],
+    name_exclude     text[]
+);
+COMMENT ON TYPE scopedb.scope_terms IS
+    'The verified scope''s terms as the read policies test them, from one reading of the setting.';
+
+CREATE FUNCTION scopedb.scope_terms() RETURNS scopedb.scope_terms
+LANGUAGE plpgsql
+STABLE
+SECURITY DEFINER
+SET search_path = pg_catalog, pg_temp
+AS $$
+DECLARE
+    c scopedb_private.scope_claims := scopedb_private.verified_claims();
+BEGIN
+    IF c IS NULL OR c.project_ids IS NULL THEN
+        -- No projects, no instant, no resource, patterns checked, includes that admit nothing and excludes that
+        -- exclude everything: each term fails closed on its own.
+        RETURN ROW('{}'::bigint[], '-infinity'::timestamptz, '{}'::text[], true, '{}'::text[], ARRAY['']::text[],
+                   '{}'::text[], ARRAY['']::text[])::scopedb.scope_terms;
+    END IF;
+    RETURN ROW(c.project_ids,
+               CASE WHEN c."time" = 'all' THEN NULL
+                    WHEN c."time" IS NULL OR c."time" = 'current' THEN pg_catalog.now()
+                    ELSE c."time"::timestamptz END,
+               c.resource_filter,
+               COALESCE(pg_catalog.cardinality(c.path_include), 0) + COALESCE(pg_catalog.cardinality(c.path_exclude), 0)
+               + COALESCE(pg_catalog.cardinality(c.name_include), 0) + COALESCE(pg_catalog.cardinality(c.name_exclude), 0)
+               > 0,
+               scopedb_private.anchored(NULLIF(c.path_include, '{}')),
+               scopedb_private.anchored(NULLIF(c.path_exclude, '{}')),
+               scopedb_private.anchored(NULLIF(c.name_include, '{}')),
+               scopedb_private.anchored(NULLIF(c.name_exclude, '{}')))::scopedb.scope_terms;
+END
+$$;
+COMMENT ON FUNCTION scopedb.scope_terms() IS
+    'Every term of the verified scope the read policies test, from one reading of the setting; fails closed.';
+
 -- What resource columns are compared with (see scope_claims.resource_filter). The policies use it as
 -- `(col = ANY (filter)) IS NOT FALSE`: a NULL filter admits every row with one evaluation, which is the common
 -- case; a list admits exactly its members. No valid, resolved scope gives the empty list, which admits nothing.

@@ -89,10 +89,13 @@ CREATE POLICY "app sees nothing until a scope is entered" ON scopedb.resources
     USING ((SELECT scopedb.scope_entered()))
     WITH CHECK ((SELECT scopedb.scope_entered()));
 
+-- Read: as for fragments, a scope that reads its projects whole is answered by one accessor, and every other
+-- row by all the scope's terms from one reading of the setting (scopedb.scope_terms, #90).
 CREATE POLICY "scope limits which resources the app reads" ON scopedb.resources
     AS RESTRICTIVE FOR SELECT TO scopedb_app
-    USING (project_id = ANY ((SELECT scopedb.scope_project_ids())::bigint[])
-           AND (id = ANY ((SELECT scopedb.scope_resource_filter())::text[])) IS NOT FALSE);
+    USING (CASE WHEN project_id = ANY ((SELECT scopedb.scope_whole_project_ids(false))::bigint[]) THEN true
+                ELSE (SELECT project_id = ANY ((s.t).project_ids) AND (id = ANY ((s.t).resource_filter)) IS NOT FALSE
+                        FROM (SELECT (SELECT scopedb.scope_terms()) AS t OFFSET 0) AS s) END);
 CREATE POLICY "scope limits which resources the app creates" ON scopedb.resources
     AS RESTRICTIVE FOR INSERT TO scopedb_app
     WITH CHECK (project_id = ANY ((SELECT scopedb.scope_project_ids())::bigint[])
@@ -131,10 +134,13 @@ CREATE POLICY "app sees nothing until a scope is entered" ON scopedb.resource_li
     USING ((SELECT scopedb.scope_entered()))
     WITH CHECK ((SELECT scopedb.scope_entered()));
 
+-- Read: as for resources.
 CREATE POLICY "scope limits which resource links the app reads" ON scopedb.resource_links
     AS RESTRICTIVE FOR SELECT TO scopedb_app
-    USING (project_id = ANY ((SELECT scopedb.scope_project_ids())::bigint[])
-           AND (ARRAY[parent_id, child_id] <@ (SELECT scopedb.scope_resource_filter())::text[]) IS NOT FALSE);
+    USING (CASE WHEN project_id = ANY ((SELECT scopedb.scope_whole_project_ids(false))::bigint[]) THEN true
+                ELSE (SELECT project_id = ANY ((s.t).project_ids)
+                             AND (ARRAY[parent_id, child_id] <@ (s.t).resource_filter) IS NOT FALSE
+                        FROM (SELECT (SELECT scopedb.scope_terms()) AS t OFFSET 0) AS s) END);
 CREATE POLICY "scope limits which resource links the app creates" ON scopedb.resource_links
     AS RESTRICTIVE FOR INSERT TO scopedb_app
     WITH CHECK (project_id = ANY ((SELECT scopedb.scope_project_ids())::bigint[])
@@ -183,21 +189,23 @@ CREATE POLICY "app sees nothing until a scope is entered" ON scopedb.fragments
 
 -- Read: a scope that reads its projects whole at the present time (the common case) is answered by its first
 -- branch, with one accessor (scopedb.scope_whole_project_ids); any other scope, and any row that branch leaves
--- undecided (another project's), by the full predicate, whose accessors then run. The CASE fixes that order: the
--- full predicate's InitPlans are evaluated only when a row reaches it.
+-- undecided (another project's), by the full predicate. The CASE fixes that order: the full predicate's InitPlan
+-- is evaluated only when a row reaches it. The full predicate reads every term of the scope from one composite
+-- (scopedb.scope_terms), read once by an InitPlan inside the sub-SELECT, so no statement can take its terms from
+-- two tokens by changing the setting between rows (#90).
 CREATE POLICY "scope limits which fragments the app reads" ON scopedb.fragments
     AS RESTRICTIVE FOR SELECT TO scopedb_app
     USING (CASE WHEN project_id = ANY ((SELECT scopedb.scope_whole_project_ids(true))::bigint[])
                 THEN valid_from <= pg_catalog.now() AND (valid_to IS NULL OR valid_to > pg_catalog.now())
-                ELSE project_id = ANY ((SELECT scopedb.scope_project_ids())::bigint[])
-           AND (valid_from <= (SELECT scopedb.scope_as_of())
-                AND (valid_to IS NULL OR valid_to > (SELECT scopedb.scope_as_of()))) IS NOT FALSE
-           AND (COALESCE(resource_id, '') = ANY ((SELECT scopedb.scope_resource_filter())::text[])) IS NOT FALSE
-           AND ((SELECT scopedb.scope_filters_content()) IS NOT TRUE
-                OR ((COALESCE(path, '') ~ ANY ((SELECT scopedb.scope_path_include())::text[])) IS NOT FALSE
-                    AND (COALESCE(path, '') ~ ANY ((SELECT scopedb.scope_path_exclude())::text[])) IS NOT TRUE
-                    AND (COALESCE(fqn, '') ~ ANY ((SELECT scopedb.scope_name_include())::text[])) IS NOT FALSE
-                    AND (COALESCE(fqn, '') ~ ANY ((SELECT scopedb.scope_name_exclude())::text[])) IS NOT TRUE)) END);
+                ELSE (SELECT project_id = ANY ((s.t).project_ids)
+                             AND (valid_from <= (s.t).as_of AND (valid_to IS NULL OR valid_to > (s.t).as_of)) IS NOT FALSE
+                             AND (COALESCE(resource_id, '') = ANY ((s.t).resource_filter)) IS NOT FALSE
+                             AND ((s.t).filters_content IS NOT TRUE
+                                  OR ((COALESCE(path, '') ~ ANY ((s.t).path_include)) IS NOT FALSE
+                                      AND (COALESCE(path, '') ~ ANY ((s.t).path_exclude)) IS NOT TRUE
+                                      AND (COALESCE(fqn, '') ~ ANY ((s.t).name_include)) IS NOT FALSE
+                                      AND (COALESCE(fqn, '') ~ ANY ((s.t).name_exclude)) IS NOT TRUE))
+                        FROM (SELECT (SELECT scopedb.scope_terms()) AS t OFFSET 0) AS s) END);
 CREATE POLICY "scope limits which fragments the app creates" ON scopedb.fragments
     AS RESTRICTIVE FOR INSERT TO scopedb_app
     WITH CHECK (project_id = ANY ((SELECT scopedb.scope_project_ids())::bigint[])
@@ -284,13 +292,14 @@ CREATE POLICY "app sees nothing until a scope is entered" ON scopedb.graph_nodes
 CREATE POLICY "scope limits which graph nodes the app reads" ON scopedb.graph_nodes
     AS RESTRICTIVE FOR SELECT TO scopedb_app
     USING (CASE WHEN project_id = ANY ((SELECT scopedb.scope_whole_project_ids(false))::bigint[]) THEN true
-                ELSE project_id = ANY ((SELECT scopedb.scope_project_ids())::bigint[])
-           AND (COALESCE(resource_id, '') = ANY ((SELECT scopedb.scope_resource_filter())::text[])) IS NOT FALSE
-           AND ((SELECT scopedb.scope_filters_content()) IS NOT TRUE
-                OR ((COALESCE(path, '') ~ ANY ((SELECT scopedb.scope_path_include())::text[])) IS NOT FALSE
-                    AND (COALESCE(path, '') ~ ANY ((SELECT scopedb.scope_path_exclude())::text[])) IS NOT TRUE
-                    AND (COALESCE(fqn, '') ~ ANY ((SELECT scopedb.scope_name_include())::text[])) IS NOT FALSE
-                    AND (COALESCE(fqn, '') ~ ANY ((SELECT scopedb.scope_name_exclude())::text[])) IS NOT TRUE)) END);
+                ELSE (SELECT project_id = ANY ((s.t).project_ids)
+                             AND (COALESCE(resource_id, '') = ANY ((s.t).resource_filter)) IS NOT FALSE
+                             AND ((s.t).filters_content IS NOT TRUE
+                                  OR ((COALESCE(path, '') ~ ANY ((s.t).path_include)) IS NOT FALSE
+                                      AND (COALESCE(path, '') ~ ANY ((s.t).path_exclude)) IS NOT TRUE
+                                      AND (COALESCE(fqn, '') ~ ANY ((s.t).name_include)) IS NOT FALSE
+                                      AND (COALESCE(fqn, '') ~ ANY ((s.t).name_exclude)) IS NOT TRUE))
+                        FROM (SELECT (SELECT scopedb.scope_terms()) AS t OFFSET 0) AS s) END);
 CREATE POLICY "scope limits which graph nodes the app creates" ON scopedb.graph_nodes
     AS RESTRICTIVE FOR INSERT TO scopedb_app
     WITH CHECK (project_id = ANY ((SELECT scopedb.scope_project_ids())::bigint[])
@@ -373,17 +382,18 @@ CREATE POLICY "app sees nothing until a scope is entered" ON scopedb.graph_edges
 CREATE POLICY "scope limits which graph edges the app reads" ON scopedb.graph_edges
     AS RESTRICTIVE FOR SELECT TO scopedb_app
     USING (CASE WHEN project_id = ANY ((SELECT scopedb.scope_whole_project_ids(false))::bigint[]) THEN true
-                ELSE project_id = ANY ((SELECT scopedb.scope_project_ids())::bigint[])
-           AND (ARRAY[src_resource, dst_resource] <@ (SELECT scopedb.scope_resource_filter())::text[]) IS NOT FALSE
-           AND ((SELECT scopedb.scope_filters_content()) IS NOT TRUE
-                OR ((src_path ~ ANY ((SELECT scopedb.scope_path_include())::text[])) IS NOT FALSE
-                    AND (dst_path ~ ANY ((SELECT scopedb.scope_path_include())::text[])) IS NOT FALSE
-                    AND (src_path ~ ANY ((SELECT scopedb.scope_path_exclude())::text[])) IS NOT TRUE
-                    AND (dst_path ~ ANY ((SELECT scopedb.scope_path_exclude())::text[])) IS NOT TRUE
-                    AND (src_fqn ~ ANY ((SELECT scopedb.scope_name_include())::text[])) IS NOT FALSE
-                    AND (dst_fqn ~ ANY ((SELECT scopedb.scope_name_include())::text[])) IS NOT FALSE
-                    AND (src_fqn ~ ANY ((SELECT scopedb.scope_name_exclude())::text[])) IS NOT TRUE
-                    AND (dst_fqn ~ ANY ((SELECT scopedb.scope_name_exclude())::text[])) IS NOT TRUE)) END);
+                ELSE (SELECT project_id = ANY ((s.t).project_ids)
+                             AND (ARRAY[src_resource, dst_resource] <@ (s.t).resource_filter) IS NOT FALSE
+                             AND ((s.t).filters_content IS NOT TRUE
+                                  OR ((src_path ~ ANY ((s.t).path_include)) IS NOT FALSE
+                                      AND (dst_path ~ ANY ((s.t).path_include)) IS NOT FALSE
+                                      AND (src_path ~ ANY ((s.t).path_exclude)) IS NOT TRUE
+                                      AND (dst_path ~ ANY ((s.t).path_exclude)) IS NOT TRUE
+                                      AND (src_fqn ~ ANY ((s.t).name_include)) IS NOT FALSE
+                                      AND (dst_fqn ~ ANY ((s.t).name_include)) IS NOT FALSE
+                                      AND (src_fqn ~ ANY ((s.t).name_exclude)) IS NOT TRUE
+                                      AND (dst_fqn ~ ANY ((s.t).name_exclude)) IS NOT TRUE))
+                        FROM (SELECT (SELECT scopedb.scope_terms()) AS t OFFSET 0) AS s) END);
 CREATE POLICY "scope limits which graph edges the app creates" ON scopedb.graph_edges
     AS RESTRICTIVE FOR INSERT TO scopedb_app
     WITH CHECK (project_id = ANY ((SELECT scopedb.scope_project_ids())::bigint[])

@@ -40,7 +40,8 @@ DECLARE
         'cpu_operator_cost=0.0025', 'effective_cache_size=4GB', 'recursive_worktable_factor=10'];
     walks_set constant text[] := full_set || ARRAY['plan_cache_mode=force_generic_plan'];
     accessors constant text[] := ARRAY[
-        'scopedb.scope_project_ids', 'scopedb.scope_whole_project_ids', 'scopedb.scope_resource_filter',
+        'scopedb.scope_project_ids', 'scopedb.scope_whole_project_ids', 'scopedb.scope_terms',
+        'scopedb.scope_resource_filter',
         'scopedb.scope_as_of',
         'scopedb.scope_filters_content', 'scopedb.scope_path_include', 'scopedb.scope_path_exclude',
         'scopedb.scope_name_include', 'scopedb.scope_name_exclude', 'scopedb.scope_project_id',

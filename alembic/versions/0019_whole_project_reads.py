@@ -1,6 +1,7 @@
-"""A scope that reads its projects whole is judged by one accessor: the read policies of fragments, graph_nodes
-and graph_edges ask scopedb.scope_whole_project_ids first, and run their full predicate only when it leaves a row
-undecided.
+"""A scope that reads its projects whole is judged by one accessor: the read policies of fragments, graph nodes and
+edges, resources and resource links ask scopedb.scope_whole_project_ids first, and judge a row it leaves
+undecided by every term of scopedb.scope_terms, read once (#90: separate accessors let a statement mix two tokens'
+terms). The accessors left fail closed on their own with no valid scope.
 
 Revision ID: 0019
 Revises: 0018

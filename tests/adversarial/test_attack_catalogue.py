@@ -483,7 +483,7 @@ def test_every_function_that_keeps_plans_pins_jit_and_parallel_workers_off(tenan
             "AND pronamespace IN ('scopedb'::regnamespace, 'scopedb_private'::regnamespace)"
         ).fetchone()
     assert {row[0] for row in unpinned} == set(_UNPINNED)
-    assert pinned == (32,)  # 12 accessors and prepare_session, 16 on shared tables and the entry, 2 walks, 1 trigger
+    assert pinned == (33,)  # 13 accessors and prepare_session, 16 on shared tables and the entry, 2 walks, 1 trigger
 
 
 # Residual channels: bounded, documented ----------------------------------------------------------------------------

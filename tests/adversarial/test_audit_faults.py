@@ -120,6 +120,27 @@ FAULTS: list[Fault] = [
         "scopedb.scope_project_ids()",
     ),
     Fault(
+        "scope_whole_project_ids returns every id",
+        (
+            "CREATE OR REPLACE FUNCTION scopedb.scope_whole_project_ids(at_present boolean) RETURNS bigint[] "
+            "LANGUAGE plpgsql STABLE SECURITY DEFINER SET search_path = pg_catalog, pg_temp "
+            "AS $$ BEGIN RETURN ARRAY(SELECT pg_catalog.generate_series(1, 1000))::bigint[]; END $$",
+        ),
+        ("E020",),
+        "scopedb.scope_whole_project_ids(boolean)",
+    ),
+    Fault(
+        "scope_terms admits every project",
+        (
+            "CREATE OR REPLACE FUNCTION scopedb.scope_terms() RETURNS scopedb.scope_terms LANGUAGE plpgsql STABLE "
+            "SECURITY DEFINER SET search_path = pg_catalog, pg_temp AS $$ BEGIN RETURN ROW(ARRAY(SELECT "
+            "pg_catalog.generate_series(1, 1000))::bigint[], pg_catalog.now(), NULL, false, NULL, NULL, NULL, "
+            "NULL)::scopedb.scope_terms; END $$",
+        ),
+        ("E020",),
+        "scopedb.scope_terms()",
+    ),
+    Fault(
         "check_token without the signature comparison",
         ("-- check_token: see _weaken_check_token",),
         ("E020",),
@@ -878,7 +899,10 @@ def _b_rows_seen_by_a(tenants: Tenants) -> int:
 
 LEAKS: list[tuple[str, Callable[[Tenants], int]]] = [
     ("restrictive read policy rewritten", _b_rows_seen_by_a),
-    ("scope_project_ids returns every id", _b_rows_seen_by_a),
+    # The read policies ask scope_whole_project_ids first (revision 0019): that is the accessor whose fault opens
+    # B's rows to a read; a faulty scope_project_ids now loosens the write policies only (the audit catches both).
+    ("scope_whole_project_ids returns every id", _b_rows_seen_by_a),
+    ("scope_terms admits every project", _b_rows_seen_by_a),
     ("restrictive read policy replaced by a TO PUBLIC business rule", _b_rows_seen_by_a),
 ]
 

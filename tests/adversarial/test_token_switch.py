@@ -9,6 +9,13 @@ answered false ("no patterns"), so a scope narrowed by resource and path let the
 excludes (found in a review of revision 0019). Its sibling: the exclude accessors answered NULL ("excludes
 nothing") with no scope, so a name exclude first read after the change let the excluded names through. Every
 accessor now fails closed on its own.
+
+And the attack with a second valid token instead of none: a tenant holding a narrowed token of project A and a
+whole one of project B took the project ids from the first and the (absent) resource filter from the second, and
+read A's hidden resources. The read policies now take every term of a row's check from one composite
+(scopedb.scope_terms) read once per statement, whatever the setting holds afterwards: a row that reaches the full
+check is judged by one token. (So after the switch the statement may go on reading what the first token admits:
+what it read under that token's InitPlan, not more.)
 """
 
 from __future__ import annotations
@@ -54,7 +61,6 @@ def test_90_clearing_the_scope_mid_statement_admits_nothing_more(tenants: Tenant
     assert all(r[1] == "" for r in rows if r[0] == 2)  # the setting really was cleared before the second scan
     assert [r for r in rows if r[0] == 1] == []  # the hidden resource stays hidden, scope or not
     assert {r[3] for r in rows} <= admitted  # nothing the scope excludes: no src/a1/file0.py
-    assert [r for r in rows if r[0] == 2] == []  # and with no scope left, nothing at all
 
 
 def test_90_control_the_same_statement_keeping_the_scope_reads_what_the_scope_admits(tenants: Tenants) -> None:
@@ -99,8 +105,39 @@ def test_90_an_exclude_read_with_no_scope_excludes_everything(tenants: Tenants) 
         assert s.execute("SELECT pg_catalog.current_setting('scopedb.scope_token')").scalar() == ""
     assert admitted == {"acme::api::Public"}
     assert {r[2] for r in rows} <= admitted  # never acme::api::Secret
-    assert rows == []  # the exclude, first read with no scope, excludes everything
     with tenants.scoped(scope) as s:  # control: keeping the scope, the same statement reads the admitted name
         kept = s.execute(SWITCH_IN_PATTERNS.replace("pg_catalog.set_config('scopedb.scope_token', '', true)",
                                                     "'kept'"), params).rows  # fmt: skip
     assert [r[2] for r in kept] == ["acme::api::Public"]
+
+
+# The two-token form. Outer row 1 reads project B's rows under A's narrowed token: they fail the project term, so
+# (with one InitPlan per accessor) only the project ids were read, from A's token. Outer row 2 switches the setting
+# to B's whole token and reads A's rows of the resource A's token hides.
+SWITCH_TOKENS = """
+SELECT v.n, x.id, x.resource_id
+  FROM (VALUES (1), (2)) AS v (n)
+ CROSS JOIN LATERAL (SELECT CASE WHEN v.n = 2 THEN pg_catalog.set_config('scopedb.scope_token', %(other)s, true)
+                                 ELSE 'kept' END AS setting
+                     OFFSET 0) AS c
+ CROSS JOIN LATERAL (SELECT f.id, f.resource_id FROM scopedb.fragments AS f
+                      WHERE f.project_id = CASE v.n WHEN 1 THEN %(b)s ELSE %(a)s END
+                        AND (v.n = 1 OR f.resource_id = %(hidden)s)
+                        AND c.setting IS NOT NULL
+                     OFFSET 0) AS x
+ ORDER BY v.n, x.id
+"""
+
+
+def test_90_a_second_valid_token_mid_statement_adds_none_of_its_terms(tenants: Tenants) -> None:
+    with tenants.scoped(tenants.scope("beta/web")) as s:
+        other = str(s.execute("SELECT pg_catalog.current_setting('scopedb.scope_token')").scalar())
+    scope = tenants.scope("acme/api", resource_ids={tenants.resources["a1"].id})
+    params = {"other": other, "a": tenants.a.id, "b": tenants.b.id, "hidden": tenants.resources["a2"].id}
+    with tenants.scoped(scope) as s:
+        rows = s.execute(SWITCH_TOKENS, params).rows
+        assert s.execute("SELECT pg_catalog.current_setting('scopedb.scope_token')").scalar() == other
+        # Control: B's token really is valid and whole, so a statement that starts with it reads B's rows.
+        assert s.execute("SELECT count(*) FROM scopedb.fragments WHERE project_id = %s", (tenants.b.id,)).scalar() > 0
+    assert [r for r in rows if r[2] == tenants.resources["a2"].id] == []  # A's hidden resource stays hidden
+    assert [r for r in rows if r[0] == 1] == []  # and B's rows were never A's token's to read

@@ -1,7 +1,19 @@
--- Revision 0019 down: the read policies of fragments, graph_nodes and graph_edges as revision 0018 left them,
--- without scopedb.scope_whole_project_ids, and 0018's manifest.
+-- Revision 0019 down: the read policies as revision 0018 left them, the accessors that fail closed as 0018 had
+-- them, without scopedb.scope_whole_project_ids and scopedb.scope_terms, and 0018's manifest.
 
 SET ROLE scopedb_owner;
+
+DROP POLICY "scope limits which resources the app reads" ON scopedb.resources;
+CREATE POLICY "scope limits which resources the app reads" ON scopedb.resources
+    AS RESTRICTIVE FOR SELECT TO scopedb_app
+    USING (project_id = ANY ((SELECT scopedb.scope_project_ids())::bigint[])
+           AND (id = ANY ((SELECT scopedb.scope_resource_filter())::text[])) IS NOT FALSE);
+
+DROP POLICY "scope limits which resource links the app reads" ON scopedb.resource_links;
+CREATE POLICY "scope limits which resource links the app reads" ON scopedb.resource_links
+    AS RESTRICTIVE FOR SELECT TO scopedb_app
+    USING (project_id = ANY ((SELECT scopedb.scope_project_ids())::bigint[])
+           AND (ARRAY[parent_id, child_id] <@ (SELECT scopedb.scope_resource_filter())::text[]) IS NOT FALSE);
 
 DROP POLICY "scope limits which fragments the app reads" ON scopedb.fragments;
 CREATE POLICY "scope limits which fragments the app reads" ON scopedb.fragments
@@ -43,6 +55,8 @@ CREATE POLICY "scope limits which graph edges the app reads" ON scopedb.graph_ed
                     AND (dst_fqn ~ ANY ((SELECT scopedb.scope_name_exclude())::text[])) IS NOT TRUE)));
 
 DROP FUNCTION scopedb.scope_whole_project_ids(boolean);
+DROP FUNCTION scopedb.scope_terms();
+DROP TYPE scopedb.scope_terms;
 
 CREATE OR REPLACE FUNCTION scopedb.scope_filters_content() RETURNS boolean
 LANGUAGE plpgsql
@@ -61,9 +75,9 @@ BEGIN
          > 0;
 END
 $$;
--- CREATE OR REPLACE sets the function's SET clauses anew: the pins of sql/04_settings_of_kept_plans.sql again.
 ALTER FUNCTION scopedb.scope_filters_content() SET jit = off;
 ALTER FUNCTION scopedb.scope_filters_content() SET max_parallel_workers_per_gather = 0;
+
 CREATE OR REPLACE FUNCTION scopedb.scope_path_exclude() RETURNS text[]
 LANGUAGE plpgsql
 STABLE
@@ -76,6 +90,7 @@ END
 $$;
 ALTER FUNCTION scopedb.scope_path_exclude() SET jit = off;
 ALTER FUNCTION scopedb.scope_path_exclude() SET max_parallel_workers_per_gather = 0;
+
 CREATE OR REPLACE FUNCTION scopedb.scope_name_exclude() RETURNS text[]
 LANGUAGE plpgsql
 STABLE
