@@ -187,12 +187,24 @@ def test_a_project_past_the_threshold_is_searched_through_its_own_index(tenants:
     assert after == ["off", "7", "7MB"]
 
 
+def _away_from(query: list[float], seed: int) -> list[float]:
+    """A unit vector near the opposite of ``query``: among the farthest from it, each at its own distance."""
+    nudge = _unit(seed)
+    vector = [-q + 0.05 * n for q, n in zip(query, nudge, strict=True)]
+    norm = math.sqrt(sum(x * x for x in vector))
+    return [x / norm for x in vector]
+
+
 def test_a_short_index_answer_is_replaced_by_the_exact_one(tenants: Tenants) -> None:
     """An iterative scan that stops at max_scan_tuples before the scope's filters let k rows through comes back
-    short; the exact statement then answers, so a search still returns min(k, visible) rows."""
+    short; the exact statement then answers, so a search still returns min(k, visible) rows. The rows the scope
+    keeps lie opposite the query, so an index scan in distance order reaches them last, however the graph was
+    built (with random rows among the others, one build in several runs found five of them in its first batch)."""
+    query = _unit(3)
     with tenants.db.scoped(tenants.scope("acme/api")) as s:
         s.ingest_fragments(
-            Fragment(project="acme/api", id=f"h{i}", content="h", embedding=_unit(i),
+            Fragment(project="acme/api", id=f"h{i}", content="h",
+                     embedding=_away_from(query, i) if i % 50 == 0 else _unit(i),
                      path="keep/x.py" if i % 50 == 0 else "drop/x.py")
             for i in range(300)
         )  # fmt: skip
