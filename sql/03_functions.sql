@@ -510,42 +510,11 @@ $$;
 COMMENT ON FUNCTION scopedb.scope_project_ids() IS
     'Ids of the projects of the verified scope; empty when no valid (resolved) scope is entered.';
 
--- The read policies' first question (sql/04_policies.sql): the ids of the scope's projects when the scope reads
--- them whole — no resource filter, no resource named or denied, no path or name pattern, and, when `at_present`,
--- the current time — and the empty array for any other scope, or none. A row of such a project is then judged
--- by its project alone (and its version by now()), with this one accessor; the others run only for a row this
--- one leaves undecided. Each accessor a policy reads is an InitPlan that verifies the scope once per statement,
--- 40-60 µs for its first call however cheap its body (four on fragments cost 0.2 ms of a one-project vector
--- search of 0.9 ms, revision 0019). Empty, not NULL, for every doubt: the policy then asks the full questions.
-CREATE FUNCTION scopedb.scope_whole_project_ids(at_present boolean) RETURNS bigint[]
-LANGUAGE plpgsql
-STABLE
-SECURITY DEFINER
-SET search_path = pg_catalog, pg_temp
-AS $$
-DECLARE
-    c scopedb_private.scope_claims := scopedb_private.verified_claims();
-BEGIN
-    IF c IS NULL OR c.project_ids IS NULL OR c.resource_filter IS NOT NULL OR c.resources IS NOT NULL
-       OR COALESCE(pg_catalog.cardinality(c.denied), 0) > 0
-       OR COALESCE(pg_catalog.cardinality(c.path_include), 0) + COALESCE(pg_catalog.cardinality(c.path_exclude), 0)
-        + COALESCE(pg_catalog.cardinality(c.name_include), 0) + COALESCE(pg_catalog.cardinality(c.name_exclude), 0) > 0
-       OR (at_present IS NOT FALSE AND c."time" IS NOT NULL AND c."time" <> 'current') THEN
-        RETURN '{}'::bigint[];
-    END IF;
-    RETURN c.project_ids;
-END
-$$;
-COMMENT ON FUNCTION scopedb.scope_whole_project_ids(boolean) IS
-    'Ids of the projects the verified scope reads whole (at the present time if asked); empty for any other scope.';
-
--- The read policies' full predicate (sql/04_policies.sql), for the rows their first question leaves undecided:
--- every term of the scope from one reading of the setting. The accessors below each read the setting when a row
--- first reaches their term (they are separate InitPlans), so a statement that changed the setting between rows —
--- to another valid token of the tenant's — got some terms from one token and the rest from the other: one
--- token's project ids with another's missing resource filter (#90). The policies read this composite through one
--- InitPlan inside a sub-SELECT that each undecided row runs (0.24 µs a row more than separate InitPlans, on a
--- scratch table); each field is what its accessor answers for the same claims, failing closed the same way.
+-- The terms of a scope, as the policies test them. One derivation, from the verified claims, used by every
+-- accessor below and by text_candidates: the accessors were each written out apart, and a statement could take
+-- its terms from two of them read under different tokens (#90); copies kept in step by hand are how a fix to one
+-- of them misses the others. The policies read the whole composite once (scopedb.scope_terms) wherever a row's
+-- check needs more than one term.
 CREATE TYPE scopedb.scope_terms AS (
     project_ids      bigint[],
     as_of            timestamptz,
@@ -557,20 +526,29 @@ CREATE TYPE scopedb.scope_terms AS (
     name_exclude     text[]
 );
 COMMENT ON TYPE scopedb.scope_terms IS
-    'The verified scope''s terms as the read policies test them, from one reading of the setting.';
+    'The verified scope''s terms as the policies test them, from one reading of the setting.';
 
-CREATE FUNCTION scopedb.scope_terms() RETURNS scopedb.scope_terms
+-- What each term is for claims `c` (the verified claims, or NULL for no valid scope):
+--   project_ids      the resolved ids; a token straight from the Python layer (names only) gives none, so it can
+--                    name projects but never reach their rows;
+--   as_of            now() for 'current' (the default), the given instant for a point in time, NULL for 'all'
+--                    (which the policies read as "every version");
+--   resource_filter  what resource columns are compared with (scope_claims.resource_filter): NULL admits every
+--                    row, a list exactly its members;
+--   filters_content  whether the scope has path or name patterns (the policies skip the pattern checks if not);
+--   the patterns     anchored regular expressions (scopedb_private.anchored); an include of NULL admits
+--                    everything, an exclude of NULL excludes nothing.
+-- No valid, resolved scope: every term fails closed on its own, not only beside the others — no projects, the
+-- instant -infinity (no row covers it), the empty resource list, patterns checked, includes that admit nothing and
+-- excludes of the empty pattern, which match everything. Each on its own, because a policy reading single
+-- accessors evaluates each lazily, when a row first reaches its term, and a statement can clear the setting in
+-- between (#90). Runs only inside scopedb's SECURITY DEFINER functions, under their pinned search_path.
+CREATE FUNCTION scopedb_private.terms_of(c scopedb_private.scope_claims) RETURNS scopedb.scope_terms
 LANGUAGE plpgsql
 STABLE
-SECURITY DEFINER
-SET search_path = pg_catalog, pg_temp
 AS $$
-DECLARE
-    c scopedb_private.scope_claims := scopedb_private.verified_claims();
 BEGIN
     IF c IS NULL OR c.project_ids IS NULL THEN
-        -- No projects, no instant, no resource, patterns checked, includes that admit nothing and excludes that
-        -- exclude everything: each term fails closed on its own.
         RETURN ROW('{}'::bigint[], '-infinity'::timestamptz, '{}'::text[], true, '{}'::text[], ARRAY['']::text[],
                    '{}'::text[], ARRAY['']::text[])::scopedb.scope_terms;
     END IF;
@@ -588,81 +566,91 @@ BEGIN
                scopedb_private.anchored(NULLIF(c.name_exclude, '{}')))::scopedb.scope_terms;
 END
 $$;
-COMMENT ON FUNCTION scopedb.scope_terms() IS
-    'Every term of the verified scope the read policies test, from one reading of the setting; fails closed.';
+COMMENT ON FUNCTION scopedb_private.terms_of(scopedb_private.scope_claims) IS
+    'The terms of a scope from its verified claims (NULL: no valid scope, every term failing closed).';
 
--- What resource columns are compared with (see scope_claims.resource_filter). The policies use it as
--- `(col = ANY (filter)) IS NOT FALSE`: a NULL filter admits every row with one evaluation, which is the common
--- case; a list admits exactly its members. No valid, resolved scope gives the empty list, which admits nothing.
+-- The policies' full predicate (sql/04_policies.sql, and the protected tables'), for the rows their first question
+-- leaves undecided: every term of the scope from one reading of the setting. A policy reads it through one
+-- InitPlan inside a sub-SELECT that each undecided row runs (0.24 µs a row more than separate InitPlans, on a
+-- scratch table), so no statement can take one term from one token and the next from another by changing the
+-- setting between rows.
+CREATE FUNCTION scopedb.scope_terms() RETURNS scopedb.scope_terms
+LANGUAGE plpgsql
+STABLE
+SECURITY DEFINER
+SET search_path = pg_catalog, pg_temp
+AS $$
+BEGIN
+    RETURN scopedb_private.terms_of(scopedb_private.verified_claims());
+END
+$$;
+COMMENT ON FUNCTION scopedb.scope_terms() IS
+    'Every term of the verified scope the policies test, from one reading of the setting; fails closed.';
+
+-- The policies' first question: the ids of the scope's projects when the scope reads them whole — no resource
+-- filter (none named or denied), no path or name pattern, and, when `at_present`, the instant now() — and the
+-- empty array for any other scope, or none. A row of such a project is then judged by its project alone (and its
+-- version by now()), with this one accessor; scope_terms runs only for a row this one leaves undecided. Each
+-- accessor a policy reads is an InitPlan that verifies the scope once per statement, 40-60 µs for its first call
+-- however cheap its body (four on fragments cost 0.2 ms of a one-project vector search of 0.9 ms, revision 0019).
+-- Empty, not NULL, for every doubt: the policy then asks the full questions. A point in time equal to now() reads
+-- what the present reads, so it counts as the present.
+CREATE FUNCTION scopedb.scope_whole_project_ids(at_present boolean) RETURNS bigint[]
+LANGUAGE plpgsql
+STABLE
+SECURITY DEFINER
+SET search_path = pg_catalog, pg_temp
+AS $$
+DECLARE
+    t scopedb.scope_terms := scopedb_private.terms_of(scopedb_private.verified_claims());
+BEGIN
+    IF t.resource_filter IS NULL AND t.filters_content IS FALSE
+       AND (at_present IS FALSE OR t.as_of = pg_catalog.now()) THEN
+        RETURN t.project_ids;
+    END IF;
+    RETURN '{}'::bigint[];
+END
+$$;
+COMMENT ON FUNCTION scopedb.scope_whole_project_ids(boolean) IS
+    'Ids of the projects the verified scope reads whole (at the present time if asked); empty for any other scope.';
+
+-- The single terms, each a field of scopedb_private.terms_of. The policies of notes and tombstones need the
+-- project ids alone; the others are kept for callers and for reading a scope from psql. No policy reads two of
+-- them side by side: a check that needs two terms reads scope_terms.
 CREATE FUNCTION scopedb.scope_resource_filter() RETURNS text[]
 LANGUAGE plpgsql
 STABLE
 SECURITY DEFINER
 SET search_path = pg_catalog, pg_temp
 AS $$
-DECLARE
-    c scopedb_private.scope_claims := scopedb_private.verified_claims();
 BEGIN
-    IF c IS NULL OR c.project_ids IS NULL THEN
-        RETURN '{}'::text[];
-    END IF;
-    RETURN c.resource_filter;
+    RETURN (scopedb_private.terms_of(scopedb_private.verified_claims())).resource_filter;
 END
 $$;
 COMMENT ON FUNCTION scopedb.scope_resource_filter() IS
     'Resource ids the verified scope admits (and the empty string for resource-less rows); NULL: no filter.';
 
--- The instant the scope sees: now() for 'current' (the default), the given instant for a point in time, NULL for
--- 'all' (which the policies read as "every version"). No valid, resolved scope: -infinity, which no row covers.
 CREATE FUNCTION scopedb.scope_as_of() RETURNS timestamptz
 LANGUAGE plpgsql
 STABLE
 SECURITY DEFINER
 SET search_path = pg_catalog, pg_temp
 AS $$
-DECLARE
-    c scopedb_private.scope_claims := scopedb_private.verified_claims();
 BEGIN
-    IF c IS NULL OR c.project_ids IS NULL THEN
-        RETURN '-infinity'::timestamptz;
-    ELSIF c."time" = 'all' THEN
-        RETURN NULL;
-    ELSIF c."time" IS NULL OR c."time" = 'current' THEN
-        RETURN pg_catalog.now();
-    END IF;
-    RETURN c."time"::timestamptz;
+    RETURN (scopedb_private.terms_of(scopedb_private.verified_claims())).as_of;
 END
 $$;
 COMMENT ON FUNCTION scopedb.scope_as_of() IS
     'Instant whose versions the verified scope sees; NULL for every version.';
 
--- Path and name patterns. The policies read them only when scope_filters_content() says the scope has any, so a
--- scope without patterns pays for none of these four InitPlans. Each returns the patterns as anchored regular
--- expressions (scopedb_private.anchored). An include of NULL admits everything (no include patterns); an exclude
--- of NULL excludes nothing. No valid, resolved scope: includes of '{}', which admit nothing, and excludes of the
--- empty pattern, which exclude everything. Each must fail closed on its own, not only beside the others: a
--- statement can clear the setting between the rows that first reach one term and the next (#90), so an exclude
--- may be read with no scope after an include was read with one.
 CREATE FUNCTION scopedb.scope_filters_content() RETURNS boolean
 LANGUAGE plpgsql
 STABLE
 SECURITY DEFINER
 SET search_path = pg_catalog, pg_temp
 AS $$
-DECLARE
-    c scopedb_private.scope_claims := scopedb_private.verified_claims();
 BEGIN
-    -- No valid scope: true, so the pattern checks run, and their includes ('{}') admit nothing. Every accessor
-    -- must fail closed on its own: each is an InitPlan evaluated lazily, when a row first reaches its term, so a
-    -- statement that clears the setting part way through (set_config in a function it calls between rows) has
-    -- the terms evaluated after that read "no scope" while the earlier ones keep the scope's values. "false"
-    -- here let such a statement skip a narrowed scope's patterns (found in a review of revision 0019).
-    IF c IS NULL OR c.project_ids IS NULL THEN
-        RETURN true;
-    END IF;
-    RETURN COALESCE(pg_catalog.cardinality(c.path_include), 0) + COALESCE(pg_catalog.cardinality(c.path_exclude), 0)
-         + COALESCE(pg_catalog.cardinality(c.name_include), 0) + COALESCE(pg_catalog.cardinality(c.name_exclude), 0)
-         > 0;
+    RETURN (scopedb_private.terms_of(scopedb_private.verified_claims())).filters_content;
 END
 $$;
 COMMENT ON FUNCTION scopedb.scope_filters_content() IS
@@ -674,13 +662,8 @@ STABLE
 SECURITY DEFINER
 SET search_path = pg_catalog, pg_temp
 AS $$
-DECLARE
-    c scopedb_private.scope_claims := scopedb_private.verified_claims();
 BEGIN
-    IF c IS NULL OR c.project_ids IS NULL THEN
-        RETURN '{}'::text[];
-    END IF;
-    RETURN scopedb_private.anchored(NULLIF(c.path_include, '{}'));
+    RETURN (scopedb_private.terms_of(scopedb_private.verified_claims())).path_include;
 END
 $$;
 COMMENT ON FUNCTION scopedb.scope_path_include() IS
@@ -692,13 +675,8 @@ STABLE
 SECURITY DEFINER
 SET search_path = pg_catalog, pg_temp
 AS $$
-DECLARE
-    c scopedb_private.scope_claims := scopedb_private.verified_claims();
 BEGIN
-    IF c IS NULL OR c.project_ids IS NULL THEN
-        RETURN ARRAY['']::text[];  -- the empty pattern matches every path: no valid scope excludes everything (#90)
-    END IF;
-    RETURN scopedb_private.anchored(NULLIF(c.path_exclude, '{}'));
+    RETURN (scopedb_private.terms_of(scopedb_private.verified_claims())).path_exclude;
 END
 $$;
 COMMENT ON FUNCTION scopedb.scope_path_exclude() IS
@@ -710,13 +688,8 @@ STABLE
 SECURITY DEFINER
 SET search_path = pg_catalog, pg_temp
 AS $$
-DECLARE
-    c scopedb_private.scope_claims := scopedb_private.verified_claims();
 BEGIN
-    IF c IS NULL OR c.project_ids IS NULL THEN
-        RETURN '{}'::text[];
-    END IF;
-    RETURN scopedb_private.anchored(NULLIF(c.name_include, '{}'));
+    RETURN (scopedb_private.terms_of(scopedb_private.verified_claims())).name_include;
 END
 $$;
 COMMENT ON FUNCTION scopedb.scope_name_include() IS
@@ -728,13 +701,8 @@ STABLE
 SECURITY DEFINER
 SET search_path = pg_catalog, pg_temp
 AS $$
-DECLARE
-    c scopedb_private.scope_claims := scopedb_private.verified_claims();
 BEGIN
-    IF c IS NULL OR c.project_ids IS NULL THEN
-        RETURN ARRAY['']::text[];  -- the empty pattern matches every name: no valid scope excludes everything (#90)
-    END IF;
-    RETURN scopedb_private.anchored(NULLIF(c.name_exclude, '{}'));
+    RETURN (scopedb_private.terms_of(scopedb_private.verified_claims())).name_exclude;
 END
 $$;
 COMMENT ON FUNCTION scopedb.scope_name_exclude() IS
@@ -1263,14 +1231,9 @@ SET constraint_exclusion = off
 SET plan_cache_mode = force_custom_plan
 AS $$
 DECLARE
-    c scopedb_private.scope_claims := scopedb_private.verified_claims();
-    ids bigint[] := c.project_ids;
-    as_of timestamptz;
-    patterns boolean;
-    path_include text[];
-    path_exclude text[];
-    name_include text[];
-    name_exclude text[];
+    -- The terms the read policy on scopedb.fragments tests (scopedb_private.terms_of), read once.
+    t scopedb.scope_terms := scopedb_private.terms_of(scopedb_private.verified_claims());
+    ids bigint[] := t.project_ids;
 BEGIN
     IF max_rows IS NULL OR max_rows < 0 OR max_rows > 100000 THEN
         RAISE EXCEPTION 'max_rows must be between 0 and 100000' USING ERRCODE = 'invalid_parameter_value';
@@ -1278,18 +1241,6 @@ BEGIN
     IF COALESCE(pg_catalog.cardinality(ids), 0) = 0 THEN  -- no scope: nothing, and no partition opened
         RETURN;
     END IF;
-    -- What the accessors return for a valid, resolved scope (scopedb.scope_as_of, scope_filters_content, the
-    -- pattern accessors; scope_resource_filter is c.resource_filter itself).
-    as_of := CASE WHEN c."time" = 'all' THEN NULL
-                  WHEN c."time" IS NULL OR c."time" = 'current' THEN pg_catalog.now()
-                  ELSE c."time"::timestamptz END;
-    patterns := COALESCE(pg_catalog.cardinality(c.path_include), 0) + COALESCE(pg_catalog.cardinality(c.path_exclude), 0)
-              + COALESCE(pg_catalog.cardinality(c.name_include), 0) + COALESCE(pg_catalog.cardinality(c.name_exclude), 0)
-              > 0;
-    path_include := scopedb_private.anchored(NULLIF(c.path_include, '{}'));
-    path_exclude := scopedb_private.anchored(NULLIF(c.path_exclude, '{}'));
-    name_include := scopedb_private.anchored(NULLIF(c.name_include, '{}'));
-    name_exclude := scopedb_private.anchored(NULLIF(c.name_exclude, '{}'));
     -- The project ids are constants of the plan, so the planner prunes to the scope's partitions. Over several
     -- partitions the tsquery and the scope's time and resources are read through sub-SELECTs (InitPlans, evaluated
     -- once): as constants, the planner estimated each from every pruned partition's statistics on every call — the
@@ -1304,13 +1255,13 @@ BEGIN
               FROM scopedb_private.fragment_search AS s
              WHERE s.tsv @@ query AND s.project_id = ANY (ids)
                -- The read policy on scopedb.fragments (sql/04_policies.sql), on the copied columns.
-               AND (s.valid_from <= as_of AND (s.valid_to IS NULL OR s.valid_to > as_of)) IS NOT FALSE
-               AND (COALESCE(s.resource_id, '') = ANY (c.resource_filter)) IS NOT FALSE
-               AND (NOT patterns
-                    OR ((COALESCE(s.path, '') ~ ANY (path_include)) IS NOT FALSE
-                        AND (COALESCE(s.path, '') ~ ANY (path_exclude)) IS NOT TRUE
-                        AND (COALESCE(s.fqn, '') ~ ANY (name_include)) IS NOT FALSE
-                        AND (COALESCE(s.fqn, '') ~ ANY (name_exclude)) IS NOT TRUE))
+               AND (s.valid_from <= t.as_of AND (s.valid_to IS NULL OR s.valid_to > t.as_of)) IS NOT FALSE
+               AND (COALESCE(s.resource_id, '') = ANY (t.resource_filter)) IS NOT FALSE
+               AND (NOT t.filters_content
+                    OR ((COALESCE(s.path, '') ~ ANY (t.path_include)) IS NOT FALSE
+                        AND (COALESCE(s.path, '') ~ ANY (t.path_exclude)) IS NOT TRUE
+                        AND (COALESCE(s.fqn, '') ~ ANY (t.name_include)) IS NOT FALSE
+                        AND (COALESCE(s.fqn, '') ~ ANY (t.name_exclude)) IS NOT TRUE))
              ORDER BY 3 DESC, 1, 2   -- by position: the names are also this function's output columns
              LIMIT max_rows;
         RETURN;
@@ -1321,13 +1272,13 @@ BEGIN
           FROM scopedb_private.fragment_search AS s
          WHERE s.tsv @@ (SELECT query) AND s.project_id = ANY (ids)
            -- The read policy on scopedb.fragments (sql/04_policies.sql), on the copied columns.
-           AND (s.valid_from <= (SELECT as_of) AND (s.valid_to IS NULL OR s.valid_to > (SELECT as_of))) IS NOT FALSE
-           AND (COALESCE(s.resource_id, '') = ANY ((SELECT c.resource_filter)::text[])) IS NOT FALSE
-           AND (NOT patterns
-                OR ((COALESCE(s.path, '') ~ ANY (path_include)) IS NOT FALSE
-                    AND (COALESCE(s.path, '') ~ ANY (path_exclude)) IS NOT TRUE
-                    AND (COALESCE(s.fqn, '') ~ ANY (name_include)) IS NOT FALSE
-                    AND (COALESCE(s.fqn, '') ~ ANY (name_exclude)) IS NOT TRUE))
+           AND (s.valid_from <= (SELECT t.as_of) AND (s.valid_to IS NULL OR s.valid_to > (SELECT t.as_of))) IS NOT FALSE
+           AND (COALESCE(s.resource_id, '') = ANY ((SELECT t.resource_filter)::text[])) IS NOT FALSE
+           AND (NOT t.filters_content
+                OR ((COALESCE(s.path, '') ~ ANY (t.path_include)) IS NOT FALSE
+                    AND (COALESCE(s.path, '') ~ ANY (t.path_exclude)) IS NOT TRUE
+                    AND (COALESCE(s.fqn, '') ~ ANY (t.name_include)) IS NOT FALSE
+                    AND (COALESCE(s.fqn, '') ~ ANY (t.name_exclude)) IS NOT TRUE))
          ORDER BY 3 DESC, 1, 2   -- by position: the names are also this function's output columns
          LIMIT max_rows;
 END

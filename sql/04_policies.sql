@@ -8,18 +8,28 @@
 --     permissive one, so a permissive policy added later can never widen the scope. Writes carry WITH CHECK, so
 --     a row cannot be written into another project or an out-of-scope resource.
 --
--- The restrictive predicates read the scope through InitPlans (`(SELECT scopedb.scope_...())`, evaluated at most
--- once per statement, and only if reached, instead of once per row):
+-- The restrictive predicates of the tables scopedb narrows by resource, path, name or time (resources, resource
+-- links, fragments, graph nodes and edges) ask two questions, in this order, fixed by a CASE:
+--   1. project_id = ANY (scopedb.scope_whole_project_ids(..)): the scope reads this row's project whole (no
+--      resource, path or name narrowing; for fragments' reads, at the present time). One accessor answers every
+--      row of such a scope, the common case; its rows cost a test of the project (and for fragments, now()).
+--   2. for every row the first leaves undecided, every term of the scope from one composite,
+--      scopedb.scope_terms(), read by one InitPlan inside a sub-SELECT: one token judges the whole row. Separate
+--      accessors are separate InitPlans, each evaluated lazily when a row first reaches its term, so a statement
+--      that changed the setting between rows took one term from one valid token and the next from another (#90).
+--      The terms, on their columns:
 --   project_id = ANY (project ids)                     an index condition on every table (project_id leads each key);
---   (resource = ANY (filter)) IS NOT FALSE             resources and resource links: a NULL filter (the scope filters
---                                                      no resources) admits the row, otherwise only listed resources;
---   (validity range @> instant) IS NOT FALSE           fragments: the scope's instant (NULL: every version);
+--   (resource = ANY (filter)) IS NOT FALSE             a NULL filter (the scope filters no resources) admits the row,
+--                                                      otherwise only listed resources;
+--   (valid_from <= instant AND ...) IS NOT FALSE       fragments: the scope's instant (NULL: every version);
 --   (path ~ ANY (includes)) IS NOT FALSE AND (path ~ ANY (excludes)) IS NOT TRUE, and the same for fqn
 --                                                      fragments and graph nodes: path globs and name patterns, one
---                                                      regex per pattern, read only when the scope has patterns
---                                                      (scope_filters_content), so other scopes pay nothing for them;
+--                                                      regex per pattern, tested only when the scope has patterns
+--                                                      (filters_content), so other scopes pay nothing for them;
 --   the same tests on copies of both ends' values       graph edges (src_*, dst_*: kept equal to the nodes' values by
 --                                                      foreign keys; see graph_edges below).
+-- Reads, writes (WITH CHECK, and the USING of updates and deletes) and the owner's policies that mirror the app's
+-- all take this form. A policy that tests one term only (notes, tombstones, projects) reads its single accessor.
 -- The comparisons on indexed columns use leakproof operators (bigint/text equality), so a user-supplied function in
 -- a WHERE clause is never evaluated on a row before the scope has admitted it.
 --
@@ -94,22 +104,31 @@ CREATE POLICY "app sees nothing until a scope is entered" ON scopedb.resources
 CREATE POLICY "scope limits which resources the app reads" ON scopedb.resources
     AS RESTRICTIVE FOR SELECT TO scopedb_app
     USING (CASE WHEN project_id = ANY ((SELECT scopedb.scope_whole_project_ids(false))::bigint[]) THEN true
-                ELSE (SELECT project_id = ANY ((s.t).project_ids) AND (id = ANY ((s.t).resource_filter)) IS NOT FALSE
-                        FROM (SELECT (SELECT scopedb.scope_terms()) AS t OFFSET 0) AS s) END);
+                ELSE (SELECT project_id = ANY ((s.t).project_ids)
+                             AND (id = ANY ((s.t).resource_filter)) IS NOT FALSE
+                      FROM (SELECT (SELECT scopedb.scope_terms()) AS t OFFSET 0) AS s) END);
 CREATE POLICY "scope limits which resources the app creates" ON scopedb.resources
     AS RESTRICTIVE FOR INSERT TO scopedb_app
-    WITH CHECK (project_id = ANY ((SELECT scopedb.scope_project_ids())::bigint[])
-                AND (id = ANY ((SELECT scopedb.scope_resource_filter())::text[])) IS NOT FALSE);
+    WITH CHECK (CASE WHEN project_id = ANY ((SELECT scopedb.scope_whole_project_ids(false))::bigint[]) THEN true
+                ELSE (SELECT project_id = ANY ((s.t).project_ids)
+                             AND (id = ANY ((s.t).resource_filter)) IS NOT FALSE
+                      FROM (SELECT (SELECT scopedb.scope_terms()) AS t OFFSET 0) AS s) END);
 CREATE POLICY "scope limits which resources the app changes" ON scopedb.resources
     AS RESTRICTIVE FOR UPDATE TO scopedb_app
-    USING (project_id = ANY ((SELECT scopedb.scope_project_ids())::bigint[])
-           AND (id = ANY ((SELECT scopedb.scope_resource_filter())::text[])) IS NOT FALSE)
-    WITH CHECK (project_id = ANY ((SELECT scopedb.scope_project_ids())::bigint[])
-                AND (id = ANY ((SELECT scopedb.scope_resource_filter())::text[])) IS NOT FALSE);
+    USING (CASE WHEN project_id = ANY ((SELECT scopedb.scope_whole_project_ids(false))::bigint[]) THEN true
+                ELSE (SELECT project_id = ANY ((s.t).project_ids)
+                             AND (id = ANY ((s.t).resource_filter)) IS NOT FALSE
+                      FROM (SELECT (SELECT scopedb.scope_terms()) AS t OFFSET 0) AS s) END)
+    WITH CHECK (CASE WHEN project_id = ANY ((SELECT scopedb.scope_whole_project_ids(false))::bigint[]) THEN true
+                ELSE (SELECT project_id = ANY ((s.t).project_ids)
+                             AND (id = ANY ((s.t).resource_filter)) IS NOT FALSE
+                      FROM (SELECT (SELECT scopedb.scope_terms()) AS t OFFSET 0) AS s) END);
 CREATE POLICY "scope limits which resources the app deletes" ON scopedb.resources
     AS RESTRICTIVE FOR DELETE TO scopedb_app
-    USING (project_id = ANY ((SELECT scopedb.scope_project_ids())::bigint[])
-           AND (id = ANY ((SELECT scopedb.scope_resource_filter())::text[])) IS NOT FALSE);
+    USING (CASE WHEN project_id = ANY ((SELECT scopedb.scope_whole_project_ids(false))::bigint[]) THEN true
+                ELSE (SELECT project_id = ANY ((s.t).project_ids)
+                             AND (id = ANY ((s.t).resource_filter)) IS NOT FALSE
+                      FROM (SELECT (SELECT scopedb.scope_terms()) AS t OFFSET 0) AS s) END);
 
 CREATE POLICY "owner administers every row in an admin session" ON scopedb.resources
     AS PERMISSIVE FOR ALL TO scopedb_owner
@@ -122,8 +141,10 @@ CREATE POLICY "owner lists the resources of the projects of the scope" ON scoped
 -- For scopedb.delete_resources: exactly the resources the app's delete policy would admit.
 CREATE POLICY "owner deletes the resources of the entered scope" ON scopedb.resources
     AS PERMISSIVE FOR DELETE TO scopedb_owner
-    USING (project_id = ANY ((SELECT scopedb.scope_project_ids())::bigint[])
-           AND (id = ANY ((SELECT scopedb.scope_resource_filter())::text[])) IS NOT FALSE);
+    USING (CASE WHEN project_id = ANY ((SELECT scopedb.scope_whole_project_ids(false))::bigint[]) THEN true
+                ELSE (SELECT project_id = ANY ((s.t).project_ids)
+                             AND (id = ANY ((s.t).resource_filter)) IS NOT FALSE
+                      FROM (SELECT (SELECT scopedb.scope_terms()) AS t OFFSET 0) AS s) END);
 
 -- ---------------------------------------------------------------------------------------------------------------
 -- resource_links: in scope when the project is and both ends pass the resource filter.
@@ -140,21 +161,29 @@ CREATE POLICY "scope limits which resource links the app reads" ON scopedb.resou
     USING (CASE WHEN project_id = ANY ((SELECT scopedb.scope_whole_project_ids(false))::bigint[]) THEN true
                 ELSE (SELECT project_id = ANY ((s.t).project_ids)
                              AND (ARRAY[parent_id, child_id] <@ (s.t).resource_filter) IS NOT FALSE
-                        FROM (SELECT (SELECT scopedb.scope_terms()) AS t OFFSET 0) AS s) END);
+                      FROM (SELECT (SELECT scopedb.scope_terms()) AS t OFFSET 0) AS s) END);
 CREATE POLICY "scope limits which resource links the app creates" ON scopedb.resource_links
     AS RESTRICTIVE FOR INSERT TO scopedb_app
-    WITH CHECK (project_id = ANY ((SELECT scopedb.scope_project_ids())::bigint[])
-                AND (ARRAY[parent_id, child_id] <@ (SELECT scopedb.scope_resource_filter())::text[]) IS NOT FALSE);
+    WITH CHECK (CASE WHEN project_id = ANY ((SELECT scopedb.scope_whole_project_ids(false))::bigint[]) THEN true
+                ELSE (SELECT project_id = ANY ((s.t).project_ids)
+                             AND (ARRAY[parent_id, child_id] <@ (s.t).resource_filter) IS NOT FALSE
+                      FROM (SELECT (SELECT scopedb.scope_terms()) AS t OFFSET 0) AS s) END);
 CREATE POLICY "scope limits which resource links the app changes" ON scopedb.resource_links
     AS RESTRICTIVE FOR UPDATE TO scopedb_app
-    USING (project_id = ANY ((SELECT scopedb.scope_project_ids())::bigint[])
-           AND (ARRAY[parent_id, child_id] <@ (SELECT scopedb.scope_resource_filter())::text[]) IS NOT FALSE)
-    WITH CHECK (project_id = ANY ((SELECT scopedb.scope_project_ids())::bigint[])
-                AND (ARRAY[parent_id, child_id] <@ (SELECT scopedb.scope_resource_filter())::text[]) IS NOT FALSE);
+    USING (CASE WHEN project_id = ANY ((SELECT scopedb.scope_whole_project_ids(false))::bigint[]) THEN true
+                ELSE (SELECT project_id = ANY ((s.t).project_ids)
+                             AND (ARRAY[parent_id, child_id] <@ (s.t).resource_filter) IS NOT FALSE
+                      FROM (SELECT (SELECT scopedb.scope_terms()) AS t OFFSET 0) AS s) END)
+    WITH CHECK (CASE WHEN project_id = ANY ((SELECT scopedb.scope_whole_project_ids(false))::bigint[]) THEN true
+                ELSE (SELECT project_id = ANY ((s.t).project_ids)
+                             AND (ARRAY[parent_id, child_id] <@ (s.t).resource_filter) IS NOT FALSE
+                      FROM (SELECT (SELECT scopedb.scope_terms()) AS t OFFSET 0) AS s) END);
 CREATE POLICY "scope limits which resource links the app deletes" ON scopedb.resource_links
     AS RESTRICTIVE FOR DELETE TO scopedb_app
-    USING (project_id = ANY ((SELECT scopedb.scope_project_ids())::bigint[])
-           AND (ARRAY[parent_id, child_id] <@ (SELECT scopedb.scope_resource_filter())::text[]) IS NOT FALSE);
+    USING (CASE WHEN project_id = ANY ((SELECT scopedb.scope_whole_project_ids(false))::bigint[]) THEN true
+                ELSE (SELECT project_id = ANY ((s.t).project_ids)
+                             AND (ARRAY[parent_id, child_id] <@ (s.t).resource_filter) IS NOT FALSE
+                      FROM (SELECT (SELECT scopedb.scope_terms()) AS t OFFSET 0) AS s) END);
 
 CREATE POLICY "owner administers every row in an admin session" ON scopedb.resource_links
     AS PERMISSIVE FOR ALL TO scopedb_owner
@@ -168,8 +197,10 @@ CREATE POLICY "owner walks the links of the projects of the scope" ON scopedb.re
 -- For scopedb.delete_resource_links / delete_resources: exactly the links the app's delete policy would admit.
 CREATE POLICY "owner deletes the resource links of the entered scope" ON scopedb.resource_links
     AS PERMISSIVE FOR DELETE TO scopedb_owner
-    USING (project_id = ANY ((SELECT scopedb.scope_project_ids())::bigint[])
-           AND (ARRAY[parent_id, child_id] <@ (SELECT scopedb.scope_resource_filter())::text[]) IS NOT FALSE);
+    USING (CASE WHEN project_id = ANY ((SELECT scopedb.scope_whole_project_ids(false))::bigint[]) THEN true
+                ELSE (SELECT project_id = ANY ((s.t).project_ids)
+                             AND (ARRAY[parent_id, child_id] <@ (s.t).resource_filter) IS NOT FALSE
+                      FROM (SELECT (SELECT scopedb.scope_terms()) AS t OFFSET 0) AS s) END);
 
 -- ---------------------------------------------------------------------------------------------------------------
 -- fragments: in scope when the project is, the version is valid at the scope's instant, the resource passes the
@@ -178,7 +209,7 @@ CREATE POLICY "owner deletes the resource links of the entered scope" ON scopedb
 -- What a whole-project, current-time scope costs per row is a test of the project id and two comparisons of
 -- timestamps (the read policy's first branch), and per statement one accessor. Otherwise the version check
 -- compares columns with the scope's instant (building a range per row, as it did before, cost more), and the path
--- and name patterns are not evaluated at all when the scope has none (scope_filters_content). A NULL instant
+-- and name patterns are not evaluated at all when the scope has none (filters_content). A NULL instant
 -- (every version) passes every row, as the range test did.
 -- ---------------------------------------------------------------------------------------------------------------
 
@@ -205,45 +236,55 @@ CREATE POLICY "scope limits which fragments the app reads" ON scopedb.fragments
                                       AND (COALESCE(path, '') ~ ANY ((s.t).path_exclude)) IS NOT TRUE
                                       AND (COALESCE(fqn, '') ~ ANY ((s.t).name_include)) IS NOT FALSE
                                       AND (COALESCE(fqn, '') ~ ANY ((s.t).name_exclude)) IS NOT TRUE))
-                        FROM (SELECT (SELECT scopedb.scope_terms()) AS t OFFSET 0) AS s) END);
+                      FROM (SELECT (SELECT scopedb.scope_terms()) AS t OFFSET 0) AS s) END);
+-- Writes: the same two questions without the temporal part (scope_whole_project_ids(false)), so that a scope
+-- can close a version; an update's USING is the read predicate.
 CREATE POLICY "scope limits which fragments the app creates" ON scopedb.fragments
     AS RESTRICTIVE FOR INSERT TO scopedb_app
-    WITH CHECK (project_id = ANY ((SELECT scopedb.scope_project_ids())::bigint[])
-                AND (COALESCE(resource_id, '') = ANY ((SELECT scopedb.scope_resource_filter())::text[])) IS NOT FALSE
-                AND ((SELECT scopedb.scope_filters_content()) IS NOT TRUE
-                     OR ((COALESCE(path, '') ~ ANY ((SELECT scopedb.scope_path_include())::text[])) IS NOT FALSE
-                         AND (COALESCE(path, '') ~ ANY ((SELECT scopedb.scope_path_exclude())::text[])) IS NOT TRUE
-                         AND (COALESCE(fqn, '') ~ ANY ((SELECT scopedb.scope_name_include())::text[])) IS NOT FALSE
-                         AND (COALESCE(fqn, '') ~ ANY ((SELECT scopedb.scope_name_exclude())::text[])) IS NOT TRUE)));
+    WITH CHECK (CASE WHEN project_id = ANY ((SELECT scopedb.scope_whole_project_ids(false))::bigint[]) THEN true
+                ELSE (SELECT project_id = ANY ((s.t).project_ids)
+                             AND (COALESCE(resource_id, '') = ANY ((s.t).resource_filter)) IS NOT FALSE
+                             AND ((s.t).filters_content IS NOT TRUE
+                                  OR ((COALESCE(path, '') ~ ANY ((s.t).path_include)) IS NOT FALSE
+                                      AND (COALESCE(path, '') ~ ANY ((s.t).path_exclude)) IS NOT TRUE
+                                      AND (COALESCE(fqn, '') ~ ANY ((s.t).name_include)) IS NOT FALSE
+                                      AND (COALESCE(fqn, '') ~ ANY ((s.t).name_exclude)) IS NOT TRUE))
+                      FROM (SELECT (SELECT scopedb.scope_terms()) AS t OFFSET 0) AS s) END);
 CREATE POLICY "scope limits which fragments the app changes" ON scopedb.fragments
     AS RESTRICTIVE FOR UPDATE TO scopedb_app
-    USING (project_id = ANY ((SELECT scopedb.scope_project_ids())::bigint[])
-           AND (valid_from <= (SELECT scopedb.scope_as_of())
-                AND (valid_to IS NULL OR valid_to > (SELECT scopedb.scope_as_of()))) IS NOT FALSE
-           AND (COALESCE(resource_id, '') = ANY ((SELECT scopedb.scope_resource_filter())::text[])) IS NOT FALSE
-           AND ((SELECT scopedb.scope_filters_content()) IS NOT TRUE
-                OR ((COALESCE(path, '') ~ ANY ((SELECT scopedb.scope_path_include())::text[])) IS NOT FALSE
-                    AND (COALESCE(path, '') ~ ANY ((SELECT scopedb.scope_path_exclude())::text[])) IS NOT TRUE
-                    AND (COALESCE(fqn, '') ~ ANY ((SELECT scopedb.scope_name_include())::text[])) IS NOT FALSE
-                    AND (COALESCE(fqn, '') ~ ANY ((SELECT scopedb.scope_name_exclude())::text[])) IS NOT TRUE)))
-    WITH CHECK (project_id = ANY ((SELECT scopedb.scope_project_ids())::bigint[])
-                AND (COALESCE(resource_id, '') = ANY ((SELECT scopedb.scope_resource_filter())::text[])) IS NOT FALSE
-                AND ((SELECT scopedb.scope_filters_content()) IS NOT TRUE
-                     OR ((COALESCE(path, '') ~ ANY ((SELECT scopedb.scope_path_include())::text[])) IS NOT FALSE
-                         AND (COALESCE(path, '') ~ ANY ((SELECT scopedb.scope_path_exclude())::text[])) IS NOT TRUE
-                         AND (COALESCE(fqn, '') ~ ANY ((SELECT scopedb.scope_name_include())::text[])) IS NOT FALSE
-                         AND (COALESCE(fqn, '') ~ ANY ((SELECT scopedb.scope_name_exclude())::text[])) IS NOT TRUE)));
+    USING (CASE WHEN project_id = ANY ((SELECT scopedb.scope_whole_project_ids(true))::bigint[])
+                THEN valid_from <= pg_catalog.now() AND (valid_to IS NULL OR valid_to > pg_catalog.now())
+                ELSE (SELECT project_id = ANY ((s.t).project_ids)
+                             AND (valid_from <= (s.t).as_of AND (valid_to IS NULL OR valid_to > (s.t).as_of)) IS NOT FALSE
+                             AND (COALESCE(resource_id, '') = ANY ((s.t).resource_filter)) IS NOT FALSE
+                             AND ((s.t).filters_content IS NOT TRUE
+                                  OR ((COALESCE(path, '') ~ ANY ((s.t).path_include)) IS NOT FALSE
+                                      AND (COALESCE(path, '') ~ ANY ((s.t).path_exclude)) IS NOT TRUE
+                                      AND (COALESCE(fqn, '') ~ ANY ((s.t).name_include)) IS NOT FALSE
+                                      AND (COALESCE(fqn, '') ~ ANY ((s.t).name_exclude)) IS NOT TRUE))
+                      FROM (SELECT (SELECT scopedb.scope_terms()) AS t OFFSET 0) AS s) END)
+    WITH CHECK (CASE WHEN project_id = ANY ((SELECT scopedb.scope_whole_project_ids(false))::bigint[]) THEN true
+                ELSE (SELECT project_id = ANY ((s.t).project_ids)
+                             AND (COALESCE(resource_id, '') = ANY ((s.t).resource_filter)) IS NOT FALSE
+                             AND ((s.t).filters_content IS NOT TRUE
+                                  OR ((COALESCE(path, '') ~ ANY ((s.t).path_include)) IS NOT FALSE
+                                      AND (COALESCE(path, '') ~ ANY ((s.t).path_exclude)) IS NOT TRUE
+                                      AND (COALESCE(fqn, '') ~ ANY ((s.t).name_include)) IS NOT FALSE
+                                      AND (COALESCE(fqn, '') ~ ANY ((s.t).name_exclude)) IS NOT TRUE))
+                      FROM (SELECT (SELECT scopedb.scope_terms()) AS t OFFSET 0) AS s) END);
 CREATE POLICY "scope limits which fragments the app deletes" ON scopedb.fragments
     AS RESTRICTIVE FOR DELETE TO scopedb_app
-    USING (project_id = ANY ((SELECT scopedb.scope_project_ids())::bigint[])
-           AND (valid_from <= (SELECT scopedb.scope_as_of())
-                AND (valid_to IS NULL OR valid_to > (SELECT scopedb.scope_as_of()))) IS NOT FALSE
-           AND (COALESCE(resource_id, '') = ANY ((SELECT scopedb.scope_resource_filter())::text[])) IS NOT FALSE
-           AND ((SELECT scopedb.scope_filters_content()) IS NOT TRUE
-                OR ((COALESCE(path, '') ~ ANY ((SELECT scopedb.scope_path_include())::text[])) IS NOT FALSE
-                    AND (COALESCE(path, '') ~ ANY ((SELECT scopedb.scope_path_exclude())::text[])) IS NOT TRUE
-                    AND (COALESCE(fqn, '') ~ ANY ((SELECT scopedb.scope_name_include())::text[])) IS NOT FALSE
-                    AND (COALESCE(fqn, '') ~ ANY ((SELECT scopedb.scope_name_exclude())::text[])) IS NOT TRUE)));
+    USING (CASE WHEN project_id = ANY ((SELECT scopedb.scope_whole_project_ids(true))::bigint[])
+                THEN valid_from <= pg_catalog.now() AND (valid_to IS NULL OR valid_to > pg_catalog.now())
+                ELSE (SELECT project_id = ANY ((s.t).project_ids)
+                             AND (valid_from <= (s.t).as_of AND (valid_to IS NULL OR valid_to > (s.t).as_of)) IS NOT FALSE
+                             AND (COALESCE(resource_id, '') = ANY ((s.t).resource_filter)) IS NOT FALSE
+                             AND ((s.t).filters_content IS NOT TRUE
+                                  OR ((COALESCE(path, '') ~ ANY ((s.t).path_include)) IS NOT FALSE
+                                      AND (COALESCE(path, '') ~ ANY ((s.t).path_exclude)) IS NOT TRUE
+                                      AND (COALESCE(fqn, '') ~ ANY ((s.t).name_include)) IS NOT FALSE
+                                      AND (COALESCE(fqn, '') ~ ANY ((s.t).name_exclude)) IS NOT TRUE))
+                      FROM (SELECT (SELECT scopedb.scope_terms()) AS t OFFSET 0) AS s) END);
 
 CREATE POLICY "owner administers every row in an admin session" ON scopedb.fragments
     AS PERMISSIVE FOR ALL TO scopedb_owner
@@ -255,27 +296,31 @@ CREATE POLICY "owner administers every row in an admin session" ON scopedb.fragm
 -- SELECT policies admit. (Full-text search reads the owner-only copy, not this table.)
 CREATE POLICY "owner searches the fragments of the entered scope" ON scopedb.fragments
     AS PERMISSIVE FOR SELECT TO scopedb_owner
-    USING (project_id = ANY ((SELECT scopedb.scope_project_ids())::bigint[])
-           AND (valid_from <= (SELECT scopedb.scope_as_of())
-                AND (valid_to IS NULL OR valid_to > (SELECT scopedb.scope_as_of()))) IS NOT FALSE
-           AND (COALESCE(resource_id, '') = ANY ((SELECT scopedb.scope_resource_filter())::text[])) IS NOT FALSE
-           AND ((SELECT scopedb.scope_filters_content()) IS NOT TRUE
-                OR ((COALESCE(path, '') ~ ANY ((SELECT scopedb.scope_path_include())::text[])) IS NOT FALSE
-                    AND (COALESCE(path, '') ~ ANY ((SELECT scopedb.scope_path_exclude())::text[])) IS NOT TRUE
-                    AND (COALESCE(fqn, '') ~ ANY ((SELECT scopedb.scope_name_include())::text[])) IS NOT FALSE
-                    AND (COALESCE(fqn, '') ~ ANY ((SELECT scopedb.scope_name_exclude())::text[])) IS NOT TRUE)));
+    USING (CASE WHEN project_id = ANY ((SELECT scopedb.scope_whole_project_ids(true))::bigint[])
+                THEN valid_from <= pg_catalog.now() AND (valid_to IS NULL OR valid_to > pg_catalog.now())
+                ELSE (SELECT project_id = ANY ((s.t).project_ids)
+                             AND (valid_from <= (s.t).as_of AND (valid_to IS NULL OR valid_to > (s.t).as_of)) IS NOT FALSE
+                             AND (COALESCE(resource_id, '') = ANY ((s.t).resource_filter)) IS NOT FALSE
+                             AND ((s.t).filters_content IS NOT TRUE
+                                  OR ((COALESCE(path, '') ~ ANY ((s.t).path_include)) IS NOT FALSE
+                                      AND (COALESCE(path, '') ~ ANY ((s.t).path_exclude)) IS NOT TRUE
+                                      AND (COALESCE(fqn, '') ~ ANY ((s.t).name_include)) IS NOT FALSE
+                                      AND (COALESCE(fqn, '') ~ ANY ((s.t).name_exclude)) IS NOT TRUE))
+                      FROM (SELECT (SELECT scopedb.scope_terms()) AS t OFFSET 0) AS s) END);
 -- Lets scopedb.delete_fragments and delete_resources delete exactly what the app's delete policy would admit.
 CREATE POLICY "owner deletes the fragments of the entered scope" ON scopedb.fragments
     AS PERMISSIVE FOR DELETE TO scopedb_owner
-    USING (project_id = ANY ((SELECT scopedb.scope_project_ids())::bigint[])
-           AND (valid_from <= (SELECT scopedb.scope_as_of())
-                AND (valid_to IS NULL OR valid_to > (SELECT scopedb.scope_as_of()))) IS NOT FALSE
-           AND (COALESCE(resource_id, '') = ANY ((SELECT scopedb.scope_resource_filter())::text[])) IS NOT FALSE
-           AND ((SELECT scopedb.scope_filters_content()) IS NOT TRUE
-                OR ((COALESCE(path, '') ~ ANY ((SELECT scopedb.scope_path_include())::text[])) IS NOT FALSE
-                    AND (COALESCE(path, '') ~ ANY ((SELECT scopedb.scope_path_exclude())::text[])) IS NOT TRUE
-                    AND (COALESCE(fqn, '') ~ ANY ((SELECT scopedb.scope_name_include())::text[])) IS NOT FALSE
-                    AND (COALESCE(fqn, '') ~ ANY ((SELECT scopedb.scope_name_exclude())::text[])) IS NOT TRUE)));
+    USING (CASE WHEN project_id = ANY ((SELECT scopedb.scope_whole_project_ids(true))::bigint[])
+                THEN valid_from <= pg_catalog.now() AND (valid_to IS NULL OR valid_to > pg_catalog.now())
+                ELSE (SELECT project_id = ANY ((s.t).project_ids)
+                             AND (valid_from <= (s.t).as_of AND (valid_to IS NULL OR valid_to > (s.t).as_of)) IS NOT FALSE
+                             AND (COALESCE(resource_id, '') = ANY ((s.t).resource_filter)) IS NOT FALSE
+                             AND ((s.t).filters_content IS NOT TRUE
+                                  OR ((COALESCE(path, '') ~ ANY ((s.t).path_include)) IS NOT FALSE
+                                      AND (COALESCE(path, '') ~ ANY ((s.t).path_exclude)) IS NOT TRUE
+                                      AND (COALESCE(fqn, '') ~ ANY ((s.t).name_include)) IS NOT FALSE
+                                      AND (COALESCE(fqn, '') ~ ANY ((s.t).name_exclude)) IS NOT TRUE))
+                      FROM (SELECT (SELECT scopedb.scope_terms()) AS t OFFSET 0) AS s) END);
 
 -- ---------------------------------------------------------------------------------------------------------------
 -- graph_nodes: in scope when the project is and resource, path and name pass the scope's filters (as for
@@ -299,41 +344,49 @@ CREATE POLICY "scope limits which graph nodes the app reads" ON scopedb.graph_no
                                       AND (COALESCE(path, '') ~ ANY ((s.t).path_exclude)) IS NOT TRUE
                                       AND (COALESCE(fqn, '') ~ ANY ((s.t).name_include)) IS NOT FALSE
                                       AND (COALESCE(fqn, '') ~ ANY ((s.t).name_exclude)) IS NOT TRUE))
-                        FROM (SELECT (SELECT scopedb.scope_terms()) AS t OFFSET 0) AS s) END);
+                      FROM (SELECT (SELECT scopedb.scope_terms()) AS t OFFSET 0) AS s) END);
 CREATE POLICY "scope limits which graph nodes the app creates" ON scopedb.graph_nodes
     AS RESTRICTIVE FOR INSERT TO scopedb_app
-    WITH CHECK (project_id = ANY ((SELECT scopedb.scope_project_ids())::bigint[])
-                AND (COALESCE(resource_id, '') = ANY ((SELECT scopedb.scope_resource_filter())::text[])) IS NOT FALSE
-                AND ((SELECT scopedb.scope_filters_content()) IS NOT TRUE
-                     OR ((COALESCE(path, '') ~ ANY ((SELECT scopedb.scope_path_include())::text[])) IS NOT FALSE
-                         AND (COALESCE(path, '') ~ ANY ((SELECT scopedb.scope_path_exclude())::text[])) IS NOT TRUE
-                         AND (COALESCE(fqn, '') ~ ANY ((SELECT scopedb.scope_name_include())::text[])) IS NOT FALSE
-                         AND (COALESCE(fqn, '') ~ ANY ((SELECT scopedb.scope_name_exclude())::text[])) IS NOT TRUE)));
+    WITH CHECK (CASE WHEN project_id = ANY ((SELECT scopedb.scope_whole_project_ids(false))::bigint[]) THEN true
+                ELSE (SELECT project_id = ANY ((s.t).project_ids)
+                             AND (COALESCE(resource_id, '') = ANY ((s.t).resource_filter)) IS NOT FALSE
+                             AND ((s.t).filters_content IS NOT TRUE
+                                  OR ((COALESCE(path, '') ~ ANY ((s.t).path_include)) IS NOT FALSE
+                                      AND (COALESCE(path, '') ~ ANY ((s.t).path_exclude)) IS NOT TRUE
+                                      AND (COALESCE(fqn, '') ~ ANY ((s.t).name_include)) IS NOT FALSE
+                                      AND (COALESCE(fqn, '') ~ ANY ((s.t).name_exclude)) IS NOT TRUE))
+                      FROM (SELECT (SELECT scopedb.scope_terms()) AS t OFFSET 0) AS s) END);
 CREATE POLICY "scope limits which graph nodes the app changes" ON scopedb.graph_nodes
     AS RESTRICTIVE FOR UPDATE TO scopedb_app
-    USING (project_id = ANY ((SELECT scopedb.scope_project_ids())::bigint[])
-           AND (COALESCE(resource_id, '') = ANY ((SELECT scopedb.scope_resource_filter())::text[])) IS NOT FALSE
-           AND ((SELECT scopedb.scope_filters_content()) IS NOT TRUE
-                OR ((COALESCE(path, '') ~ ANY ((SELECT scopedb.scope_path_include())::text[])) IS NOT FALSE
-                    AND (COALESCE(path, '') ~ ANY ((SELECT scopedb.scope_path_exclude())::text[])) IS NOT TRUE
-                    AND (COALESCE(fqn, '') ~ ANY ((SELECT scopedb.scope_name_include())::text[])) IS NOT FALSE
-                    AND (COALESCE(fqn, '') ~ ANY ((SELECT scopedb.scope_name_exclude())::text[])) IS NOT TRUE)))
-    WITH CHECK (project_id = ANY ((SELECT scopedb.scope_project_ids())::bigint[])
-                AND (COALESCE(resource_id, '') = ANY ((SELECT scopedb.scope_resource_filter())::text[])) IS NOT FALSE
-                AND ((SELECT scopedb.scope_filters_content()) IS NOT TRUE
-                     OR ((COALESCE(path, '') ~ ANY ((SELECT scopedb.scope_path_include())::text[])) IS NOT FALSE
-                         AND (COALESCE(path, '') ~ ANY ((SELECT scopedb.scope_path_exclude())::text[])) IS NOT TRUE
-                         AND (COALESCE(fqn, '') ~ ANY ((SELECT scopedb.scope_name_include())::text[])) IS NOT FALSE
-                         AND (COALESCE(fqn, '') ~ ANY ((SELECT scopedb.scope_name_exclude())::text[])) IS NOT TRUE)));
+    USING (CASE WHEN project_id = ANY ((SELECT scopedb.scope_whole_project_ids(false))::bigint[]) THEN true
+                ELSE (SELECT project_id = ANY ((s.t).project_ids)
+                             AND (COALESCE(resource_id, '') = ANY ((s.t).resource_filter)) IS NOT FALSE
+                             AND ((s.t).filters_content IS NOT TRUE
+                                  OR ((COALESCE(path, '') ~ ANY ((s.t).path_include)) IS NOT FALSE
+                                      AND (COALESCE(path, '') ~ ANY ((s.t).path_exclude)) IS NOT TRUE
+                                      AND (COALESCE(fqn, '') ~ ANY ((s.t).name_include)) IS NOT FALSE
+                                      AND (COALESCE(fqn, '') ~ ANY ((s.t).name_exclude)) IS NOT TRUE))
+                      FROM (SELECT (SELECT scopedb.scope_terms()) AS t OFFSET 0) AS s) END)
+    WITH CHECK (CASE WHEN project_id = ANY ((SELECT scopedb.scope_whole_project_ids(false))::bigint[]) THEN true
+                ELSE (SELECT project_id = ANY ((s.t).project_ids)
+                             AND (COALESCE(resource_id, '') = ANY ((s.t).resource_filter)) IS NOT FALSE
+                             AND ((s.t).filters_content IS NOT TRUE
+                                  OR ((COALESCE(path, '') ~ ANY ((s.t).path_include)) IS NOT FALSE
+                                      AND (COALESCE(path, '') ~ ANY ((s.t).path_exclude)) IS NOT TRUE
+                                      AND (COALESCE(fqn, '') ~ ANY ((s.t).name_include)) IS NOT FALSE
+                                      AND (COALESCE(fqn, '') ~ ANY ((s.t).name_exclude)) IS NOT TRUE))
+                      FROM (SELECT (SELECT scopedb.scope_terms()) AS t OFFSET 0) AS s) END);
 CREATE POLICY "scope limits which graph nodes the app deletes" ON scopedb.graph_nodes
     AS RESTRICTIVE FOR DELETE TO scopedb_app
-    USING (project_id = ANY ((SELECT scopedb.scope_project_ids())::bigint[])
-           AND (COALESCE(resource_id, '') = ANY ((SELECT scopedb.scope_resource_filter())::text[])) IS NOT FALSE
-           AND ((SELECT scopedb.scope_filters_content()) IS NOT TRUE
-                OR ((COALESCE(path, '') ~ ANY ((SELECT scopedb.scope_path_include())::text[])) IS NOT FALSE
-                    AND (COALESCE(path, '') ~ ANY ((SELECT scopedb.scope_path_exclude())::text[])) IS NOT TRUE
-                    AND (COALESCE(fqn, '') ~ ANY ((SELECT scopedb.scope_name_include())::text[])) IS NOT FALSE
-                    AND (COALESCE(fqn, '') ~ ANY ((SELECT scopedb.scope_name_exclude())::text[])) IS NOT TRUE)));
+    USING (CASE WHEN project_id = ANY ((SELECT scopedb.scope_whole_project_ids(false))::bigint[]) THEN true
+                ELSE (SELECT project_id = ANY ((s.t).project_ids)
+                             AND (COALESCE(resource_id, '') = ANY ((s.t).resource_filter)) IS NOT FALSE
+                             AND ((s.t).filters_content IS NOT TRUE
+                                  OR ((COALESCE(path, '') ~ ANY ((s.t).path_include)) IS NOT FALSE
+                                      AND (COALESCE(path, '') ~ ANY ((s.t).path_exclude)) IS NOT TRUE
+                                      AND (COALESCE(fqn, '') ~ ANY ((s.t).name_include)) IS NOT FALSE
+                                      AND (COALESCE(fqn, '') ~ ANY ((s.t).name_exclude)) IS NOT TRUE))
+                      FROM (SELECT (SELECT scopedb.scope_terms()) AS t OFFSET 0) AS s) END);
 
 CREATE POLICY "owner administers every row in an admin session" ON scopedb.graph_nodes
     AS PERMISSIVE FOR ALL TO scopedb_owner
@@ -343,22 +396,26 @@ CREATE POLICY "owner administers every row in an admin session" ON scopedb.graph
 -- owner reads and deletes exactly the nodes the app's policies admit.
 CREATE POLICY "owner reads the graph nodes of the entered scope" ON scopedb.graph_nodes
     AS PERMISSIVE FOR SELECT TO scopedb_owner
-    USING (project_id = ANY ((SELECT scopedb.scope_project_ids())::bigint[])
-           AND (COALESCE(resource_id, '') = ANY ((SELECT scopedb.scope_resource_filter())::text[])) IS NOT FALSE
-           AND ((SELECT scopedb.scope_filters_content()) IS NOT TRUE
-                OR ((COALESCE(path, '') ~ ANY ((SELECT scopedb.scope_path_include())::text[])) IS NOT FALSE
-                    AND (COALESCE(path, '') ~ ANY ((SELECT scopedb.scope_path_exclude())::text[])) IS NOT TRUE
-                    AND (COALESCE(fqn, '') ~ ANY ((SELECT scopedb.scope_name_include())::text[])) IS NOT FALSE
-                    AND (COALESCE(fqn, '') ~ ANY ((SELECT scopedb.scope_name_exclude())::text[])) IS NOT TRUE)));
+    USING (CASE WHEN project_id = ANY ((SELECT scopedb.scope_whole_project_ids(false))::bigint[]) THEN true
+                ELSE (SELECT project_id = ANY ((s.t).project_ids)
+                             AND (COALESCE(resource_id, '') = ANY ((s.t).resource_filter)) IS NOT FALSE
+                             AND ((s.t).filters_content IS NOT TRUE
+                                  OR ((COALESCE(path, '') ~ ANY ((s.t).path_include)) IS NOT FALSE
+                                      AND (COALESCE(path, '') ~ ANY ((s.t).path_exclude)) IS NOT TRUE
+                                      AND (COALESCE(fqn, '') ~ ANY ((s.t).name_include)) IS NOT FALSE
+                                      AND (COALESCE(fqn, '') ~ ANY ((s.t).name_exclude)) IS NOT TRUE))
+                      FROM (SELECT (SELECT scopedb.scope_terms()) AS t OFFSET 0) AS s) END);
 CREATE POLICY "owner deletes the graph nodes of the entered scope" ON scopedb.graph_nodes
     AS PERMISSIVE FOR DELETE TO scopedb_owner
-    USING (project_id = ANY ((SELECT scopedb.scope_project_ids())::bigint[])
-           AND (COALESCE(resource_id, '') = ANY ((SELECT scopedb.scope_resource_filter())::text[])) IS NOT FALSE
-           AND ((SELECT scopedb.scope_filters_content()) IS NOT TRUE
-                OR ((COALESCE(path, '') ~ ANY ((SELECT scopedb.scope_path_include())::text[])) IS NOT FALSE
-                    AND (COALESCE(path, '') ~ ANY ((SELECT scopedb.scope_path_exclude())::text[])) IS NOT TRUE
-                    AND (COALESCE(fqn, '') ~ ANY ((SELECT scopedb.scope_name_include())::text[])) IS NOT FALSE
-                    AND (COALESCE(fqn, '') ~ ANY ((SELECT scopedb.scope_name_exclude())::text[])) IS NOT TRUE)));
+    USING (CASE WHEN project_id = ANY ((SELECT scopedb.scope_whole_project_ids(false))::bigint[]) THEN true
+                ELSE (SELECT project_id = ANY ((s.t).project_ids)
+                             AND (COALESCE(resource_id, '') = ANY ((s.t).resource_filter)) IS NOT FALSE
+                             AND ((s.t).filters_content IS NOT TRUE
+                                  OR ((COALESCE(path, '') ~ ANY ((s.t).path_include)) IS NOT FALSE
+                                      AND (COALESCE(path, '') ~ ANY ((s.t).path_exclude)) IS NOT TRUE
+                                      AND (COALESCE(fqn, '') ~ ANY ((s.t).name_include)) IS NOT FALSE
+                                      AND (COALESCE(fqn, '') ~ ANY ((s.t).name_exclude)) IS NOT TRUE))
+                      FROM (SELECT (SELECT scopedb.scope_terms()) AS t OFFSET 0) AS s) END);
 
 -- ---------------------------------------------------------------------------------------------------------------
 -- graph_edges: in scope when the project is and both endpoints are visible. An edge carries copies of what the
@@ -393,7 +450,7 @@ CREATE POLICY "scope limits which graph edges the app reads" ON scopedb.graph_ed
                                       AND (dst_fqn ~ ANY ((s.t).name_include)) IS NOT FALSE
                                       AND (src_fqn ~ ANY ((s.t).name_exclude)) IS NOT TRUE
                                       AND (dst_fqn ~ ANY ((s.t).name_exclude)) IS NOT TRUE))
-                        FROM (SELECT (SELECT scopedb.scope_terms()) AS t OFFSET 0) AS s) END);
+                      FROM (SELECT (SELECT scopedb.scope_terms()) AS t OFFSET 0) AS s) END);
 CREATE POLICY "scope limits which graph edges the app creates" ON scopedb.graph_edges
     AS RESTRICTIVE FOR INSERT TO scopedb_app
     WITH CHECK (project_id = ANY ((SELECT scopedb.scope_project_ids())::bigint[])
@@ -403,17 +460,19 @@ CREATE POLICY "scope limits which graph edges the app creates" ON scopedb.graph_
                             WHERE n.project_id = graph_edges.project_id AND n.id = graph_edges.dst OFFSET 0));
 CREATE POLICY "scope limits which graph edges the app changes" ON scopedb.graph_edges
     AS RESTRICTIVE FOR UPDATE TO scopedb_app
-    USING (project_id = ANY ((SELECT scopedb.scope_project_ids())::bigint[])
-           AND (ARRAY[src_resource, dst_resource] <@ (SELECT scopedb.scope_resource_filter())::text[]) IS NOT FALSE
-           AND ((SELECT scopedb.scope_filters_content()) IS NOT TRUE
-                OR ((src_path ~ ANY ((SELECT scopedb.scope_path_include())::text[])) IS NOT FALSE
-                    AND (dst_path ~ ANY ((SELECT scopedb.scope_path_include())::text[])) IS NOT FALSE
-                    AND (src_path ~ ANY ((SELECT scopedb.scope_path_exclude())::text[])) IS NOT TRUE
-                    AND (dst_path ~ ANY ((SELECT scopedb.scope_path_exclude())::text[])) IS NOT TRUE
-                    AND (src_fqn ~ ANY ((SELECT scopedb.scope_name_include())::text[])) IS NOT FALSE
-                    AND (dst_fqn ~ ANY ((SELECT scopedb.scope_name_include())::text[])) IS NOT FALSE
-                    AND (src_fqn ~ ANY ((SELECT scopedb.scope_name_exclude())::text[])) IS NOT TRUE
-                    AND (dst_fqn ~ ANY ((SELECT scopedb.scope_name_exclude())::text[])) IS NOT TRUE)))
+    USING (CASE WHEN project_id = ANY ((SELECT scopedb.scope_whole_project_ids(false))::bigint[]) THEN true
+                ELSE (SELECT project_id = ANY ((s.t).project_ids)
+                             AND (ARRAY[src_resource, dst_resource] <@ (s.t).resource_filter) IS NOT FALSE
+                             AND ((s.t).filters_content IS NOT TRUE
+                                  OR ((src_path ~ ANY ((s.t).path_include)) IS NOT FALSE
+                                      AND (dst_path ~ ANY ((s.t).path_include)) IS NOT FALSE
+                                      AND (src_path ~ ANY ((s.t).path_exclude)) IS NOT TRUE
+                                      AND (dst_path ~ ANY ((s.t).path_exclude)) IS NOT TRUE
+                                      AND (src_fqn ~ ANY ((s.t).name_include)) IS NOT FALSE
+                                      AND (dst_fqn ~ ANY ((s.t).name_include)) IS NOT FALSE
+                                      AND (src_fqn ~ ANY ((s.t).name_exclude)) IS NOT TRUE
+                                      AND (dst_fqn ~ ANY ((s.t).name_exclude)) IS NOT TRUE))
+                      FROM (SELECT (SELECT scopedb.scope_terms()) AS t OFFSET 0) AS s) END)
     WITH CHECK (project_id = ANY ((SELECT scopedb.scope_project_ids())::bigint[])
                 AND EXISTS (SELECT FROM scopedb.graph_nodes AS n
                             WHERE n.project_id = graph_edges.project_id AND n.id = graph_edges.src OFFSET 0)
@@ -421,17 +480,19 @@ CREATE POLICY "scope limits which graph edges the app changes" ON scopedb.graph_
                             WHERE n.project_id = graph_edges.project_id AND n.id = graph_edges.dst OFFSET 0));
 CREATE POLICY "scope limits which graph edges the app deletes" ON scopedb.graph_edges
     AS RESTRICTIVE FOR DELETE TO scopedb_app
-    USING (project_id = ANY ((SELECT scopedb.scope_project_ids())::bigint[])
-           AND (ARRAY[src_resource, dst_resource] <@ (SELECT scopedb.scope_resource_filter())::text[]) IS NOT FALSE
-           AND ((SELECT scopedb.scope_filters_content()) IS NOT TRUE
-                OR ((src_path ~ ANY ((SELECT scopedb.scope_path_include())::text[])) IS NOT FALSE
-                    AND (dst_path ~ ANY ((SELECT scopedb.scope_path_include())::text[])) IS NOT FALSE
-                    AND (src_path ~ ANY ((SELECT scopedb.scope_path_exclude())::text[])) IS NOT TRUE
-                    AND (dst_path ~ ANY ((SELECT scopedb.scope_path_exclude())::text[])) IS NOT TRUE
-                    AND (src_fqn ~ ANY ((SELECT scopedb.scope_name_include())::text[])) IS NOT FALSE
-                    AND (dst_fqn ~ ANY ((SELECT scopedb.scope_name_include())::text[])) IS NOT FALSE
-                    AND (src_fqn ~ ANY ((SELECT scopedb.scope_name_exclude())::text[])) IS NOT TRUE
-                    AND (dst_fqn ~ ANY ((SELECT scopedb.scope_name_exclude())::text[])) IS NOT TRUE)));
+    USING (CASE WHEN project_id = ANY ((SELECT scopedb.scope_whole_project_ids(false))::bigint[]) THEN true
+                ELSE (SELECT project_id = ANY ((s.t).project_ids)
+                             AND (ARRAY[src_resource, dst_resource] <@ (s.t).resource_filter) IS NOT FALSE
+                             AND ((s.t).filters_content IS NOT TRUE
+                                  OR ((src_path ~ ANY ((s.t).path_include)) IS NOT FALSE
+                                      AND (dst_path ~ ANY ((s.t).path_include)) IS NOT FALSE
+                                      AND (src_path ~ ANY ((s.t).path_exclude)) IS NOT TRUE
+                                      AND (dst_path ~ ANY ((s.t).path_exclude)) IS NOT TRUE
+                                      AND (src_fqn ~ ANY ((s.t).name_include)) IS NOT FALSE
+                                      AND (dst_fqn ~ ANY ((s.t).name_include)) IS NOT FALSE
+                                      AND (src_fqn ~ ANY ((s.t).name_exclude)) IS NOT TRUE
+                                      AND (dst_fqn ~ ANY ((s.t).name_exclude)) IS NOT TRUE))
+                      FROM (SELECT (SELECT scopedb.scope_terms()) AS t OFFSET 0) AS s) END);
 
 CREATE POLICY "owner administers every row in an admin session" ON scopedb.graph_edges
     AS PERMISSIVE FOR ALL TO scopedb_owner
@@ -440,30 +501,34 @@ CREATE POLICY "owner administers every row in an admin session" ON scopedb.graph
 -- For scopedb.delete_graph_edges / delete_graph_nodes: exactly the edges the app's policies admit.
 CREATE POLICY "owner reads the graph edges of the entered scope" ON scopedb.graph_edges
     AS PERMISSIVE FOR SELECT TO scopedb_owner
-    USING (project_id = ANY ((SELECT scopedb.scope_project_ids())::bigint[])
-           AND (ARRAY[src_resource, dst_resource] <@ (SELECT scopedb.scope_resource_filter())::text[]) IS NOT FALSE
-           AND ((SELECT scopedb.scope_filters_content()) IS NOT TRUE
-                OR ((src_path ~ ANY ((SELECT scopedb.scope_path_include())::text[])) IS NOT FALSE
-                    AND (dst_path ~ ANY ((SELECT scopedb.scope_path_include())::text[])) IS NOT FALSE
-                    AND (src_path ~ ANY ((SELECT scopedb.scope_path_exclude())::text[])) IS NOT TRUE
-                    AND (dst_path ~ ANY ((SELECT scopedb.scope_path_exclude())::text[])) IS NOT TRUE
-                    AND (src_fqn ~ ANY ((SELECT scopedb.scope_name_include())::text[])) IS NOT FALSE
-                    AND (dst_fqn ~ ANY ((SELECT scopedb.scope_name_include())::text[])) IS NOT FALSE
-                    AND (src_fqn ~ ANY ((SELECT scopedb.scope_name_exclude())::text[])) IS NOT TRUE
-                    AND (dst_fqn ~ ANY ((SELECT scopedb.scope_name_exclude())::text[])) IS NOT TRUE)));
+    USING (CASE WHEN project_id = ANY ((SELECT scopedb.scope_whole_project_ids(false))::bigint[]) THEN true
+                ELSE (SELECT project_id = ANY ((s.t).project_ids)
+                             AND (ARRAY[src_resource, dst_resource] <@ (s.t).resource_filter) IS NOT FALSE
+                             AND ((s.t).filters_content IS NOT TRUE
+                                  OR ((src_path ~ ANY ((s.t).path_include)) IS NOT FALSE
+                                      AND (dst_path ~ ANY ((s.t).path_include)) IS NOT FALSE
+                                      AND (src_path ~ ANY ((s.t).path_exclude)) IS NOT TRUE
+                                      AND (dst_path ~ ANY ((s.t).path_exclude)) IS NOT TRUE
+                                      AND (src_fqn ~ ANY ((s.t).name_include)) IS NOT FALSE
+                                      AND (dst_fqn ~ ANY ((s.t).name_include)) IS NOT FALSE
+                                      AND (src_fqn ~ ANY ((s.t).name_exclude)) IS NOT TRUE
+                                      AND (dst_fqn ~ ANY ((s.t).name_exclude)) IS NOT TRUE))
+                      FROM (SELECT (SELECT scopedb.scope_terms()) AS t OFFSET 0) AS s) END);
 CREATE POLICY "owner deletes the graph edges of the entered scope" ON scopedb.graph_edges
     AS PERMISSIVE FOR DELETE TO scopedb_owner
-    USING (project_id = ANY ((SELECT scopedb.scope_project_ids())::bigint[])
-           AND (ARRAY[src_resource, dst_resource] <@ (SELECT scopedb.scope_resource_filter())::text[]) IS NOT FALSE
-           AND ((SELECT scopedb.scope_filters_content()) IS NOT TRUE
-                OR ((src_path ~ ANY ((SELECT scopedb.scope_path_include())::text[])) IS NOT FALSE
-                    AND (dst_path ~ ANY ((SELECT scopedb.scope_path_include())::text[])) IS NOT FALSE
-                    AND (src_path ~ ANY ((SELECT scopedb.scope_path_exclude())::text[])) IS NOT TRUE
-                    AND (dst_path ~ ANY ((SELECT scopedb.scope_path_exclude())::text[])) IS NOT TRUE
-                    AND (src_fqn ~ ANY ((SELECT scopedb.scope_name_include())::text[])) IS NOT FALSE
-                    AND (dst_fqn ~ ANY ((SELECT scopedb.scope_name_include())::text[])) IS NOT FALSE
-                    AND (src_fqn ~ ANY ((SELECT scopedb.scope_name_exclude())::text[])) IS NOT TRUE
-                    AND (dst_fqn ~ ANY ((SELECT scopedb.scope_name_exclude())::text[])) IS NOT TRUE)));
+    USING (CASE WHEN project_id = ANY ((SELECT scopedb.scope_whole_project_ids(false))::bigint[]) THEN true
+                ELSE (SELECT project_id = ANY ((s.t).project_ids)
+                             AND (ARRAY[src_resource, dst_resource] <@ (s.t).resource_filter) IS NOT FALSE
+                             AND ((s.t).filters_content IS NOT TRUE
+                                  OR ((src_path ~ ANY ((s.t).path_include)) IS NOT FALSE
+                                      AND (dst_path ~ ANY ((s.t).path_include)) IS NOT FALSE
+                                      AND (src_path ~ ANY ((s.t).path_exclude)) IS NOT TRUE
+                                      AND (dst_path ~ ANY ((s.t).path_exclude)) IS NOT TRUE
+                                      AND (src_fqn ~ ANY ((s.t).name_include)) IS NOT FALSE
+                                      AND (dst_fqn ~ ANY ((s.t).name_include)) IS NOT FALSE
+                                      AND (src_fqn ~ ANY ((s.t).name_exclude)) IS NOT TRUE
+                                      AND (dst_fqn ~ ANY ((s.t).name_exclude)) IS NOT TRUE))
+                      FROM (SELECT (SELECT scopedb.scope_terms()) AS t OFFSET 0) AS s) END);
 
 -- ---------------------------------------------------------------------------------------------------------------
 -- notes: the app reads live notes (not forgotten, not expired) of its projects — metadata only, since its SELECT

@@ -11,7 +11,7 @@
 -- for all. protect_table gives the table exactly the shape of scopedb's own tables (sql/04_policies.sql):
 --   * row-level security enabled and FORCED (the owner is filtered too);
 --   * "app sees nothing until a scope is entered": the one permissive policy, cheap and unverified;
---   * one RESTRICTIVE policy per command reading the verified scope through the same accessors, in InitPlans
+--   * one RESTRICTIVE policy per command reading the verified scope as scopedb's own tables do, in InitPlans
 --     (once per statement): the project column against the scope's project ids, and, when the table has them,
 --     its resource, path and name columns against the scope's resource filter and patterns. A table without a
 --     resource (or path, name) column is treated as a fragment whose column is NULL: a scope that narrows by
@@ -178,6 +178,8 @@ DECLARE
     names text[];
     schema_name name;
     predicate text;
+    qualifier text;
+    terms name;
     updatable text;
     seq regclass;
 BEGIN
@@ -347,22 +349,31 @@ BEGIN
         END IF;
     END LOOP;
 
-    -- The predicate every restrictive policy uses (the fragments' one, without its versions).
-    predicate := pg_catalog.format('%I = ANY ((SELECT scopedb.scope_project_ids())::bigint[])', project_column)
+    -- The predicate every restrictive policy uses: the two questions of scopedb's own tables (sql/04_policies.sql,
+    -- the fragments' without their versions). A project the scope reads whole is answered by one accessor; any
+    -- other row by every term of the scope from one composite, read once (scopedb.scope_terms), so that no
+    -- statement can take one term from one valid token and the next from another by changing the setting between
+    -- rows (#90). Inside the sub-SELECT the table's columns are qualified by its name, and the composite's alias
+    -- is not that name: an unqualified column named like the alias would read the composite instead.
+    qualifier := pg_catalog.quote_ident(cls.relname) || '.';
+    terms := CASE WHEN cls.relname = 'scopedb_scope' THEN 'scopedb_scope_' ELSE 'scopedb_scope' END;
+    predicate := pg_catalog.format('CASE WHEN %s%I = ANY ((SELECT scopedb.scope_whole_project_ids(false))::bigint[])'
+                                   ' THEN true ELSE (SELECT %s%I = ANY ((%I.t).project_ids)',
+                                   qualifier, project_column, qualifier, project_column, terms)
         || CASE WHEN resource_column IS NULL
-                THEN ' AND (SELECT scopedb.scope_resource_filter()) IS NULL'
-                ELSE pg_catalog.format(' AND (COALESCE(%I, '''') = ANY ((SELECT scopedb.scope_resource_filter())::text[]))'
-                                       ' IS NOT FALSE', resource_column) END
-        || ' AND ((SELECT scopedb.scope_filters_content()) IS NOT TRUE OR ('
-        || pg_catalog.format('(%1$s ~ ANY ((SELECT scopedb.scope_path_include())::text[])) IS NOT FALSE'
-                             ' AND (%1$s ~ ANY ((SELECT scopedb.scope_path_exclude())::text[])) IS NOT TRUE',
+                THEN pg_catalog.format(' AND (%I.t).resource_filter IS NULL', terms)
+                ELSE pg_catalog.format(' AND (COALESCE(%s%I, '''') = ANY ((%I.t).resource_filter)) IS NOT FALSE',
+                                       qualifier, resource_column, terms) END
+        || pg_catalog.format(' AND ((%I.t).filters_content IS NOT TRUE OR (', terms)
+        || pg_catalog.format('(%1$s ~ ANY ((%2$I.t).path_include)) IS NOT FALSE'
+                             ' AND (%1$s ~ ANY ((%2$I.t).path_exclude)) IS NOT TRUE',
                              CASE WHEN path_column IS NULL THEN ''''''
-                                  ELSE pg_catalog.format('COALESCE(%I, '''')', path_column) END)
-        || pg_catalog.format(' AND (%1$s ~ ANY ((SELECT scopedb.scope_name_include())::text[])) IS NOT FALSE'
-                             ' AND (%1$s ~ ANY ((SELECT scopedb.scope_name_exclude())::text[])) IS NOT TRUE',
+                                  ELSE pg_catalog.format('COALESCE(%s%I, '''')', qualifier, path_column) END, terms)
+        || pg_catalog.format(' AND (%1$s ~ ANY ((%2$I.t).name_include)) IS NOT FALSE'
+                             ' AND (%1$s ~ ANY ((%2$I.t).name_exclude)) IS NOT TRUE',
                              CASE WHEN name_column IS NULL THEN ''''''
-                                  ELSE pg_catalog.format('COALESCE(%I, '''')', name_column) END)
-        || '))';
+                                  ELSE pg_catalog.format('COALESCE(%s%I, '''')', qualifier, name_column) END, terms)
+        || pg_catalog.format(')) FROM (SELECT (SELECT scopedb.scope_terms()) AS t OFFSET 0) AS %I) END', terms);
 
     EXECUTE pg_catalog.format('ALTER TABLE %s ENABLE ROW LEVEL SECURITY, FORCE ROW LEVEL SECURITY', rel);
     PERFORM scopedb_private.drop_protection_policies(rel);

@@ -15,7 +15,10 @@ whole one of project B took the project ids from the first and the (absent) reso
 read A's hidden resources. The read policies now take every term of a row's check from one composite
 (scopedb.scope_terms) read once per statement, whatever the setting holds afterwards: a row that reaches the full
 check is judged by one token. (So after the switch the statement may go on reading what the first token admits:
-what it read under that token's InitPlan, not more.)
+what it read under that token's InitPlan, not more.) Revision 0020 gives every other policy that tests more than
+one term the same form: the writes, the owner's mirrors, and the policies protect_table makes. On a protected
+service table the same statement, and a cursor fetched across the switch, read the tickets A's token hides until
+then (both tests fail on 0019's protect_table).
 """
 
 from __future__ import annotations
@@ -23,7 +26,7 @@ from __future__ import annotations
 from typing import Any
 
 from scopedb import Fragment
-from tests.conftest import Tenants
+from tests.conftest import Tenants, make_service_table
 
 # Outer row 1 keeps the scope and reads rows of a resource the scope hides: they fail the resource term, so the
 # project, time and resource InitPlans are evaluated then, and the pattern term is never reached. Outer row 2 clears
@@ -141,3 +144,75 @@ def test_90_a_second_valid_token_mid_statement_adds_none_of_its_terms(tenants: T
         assert s.execute("SELECT count(*) FROM scopedb.fragments WHERE project_id = %s", (tenants.b.id,)).scalar() > 0
     assert [r for r in rows if r[2] == tenants.resources["a2"].id] == []  # A's hidden resource stays hidden
     assert [r for r in rows if r[0] == 1] == []  # and B's rows were never A's token's to read
+
+
+# The same attack on a service's table protected with protect_table, whose policies read separate accessors
+# until revision 0020. Outer row 1 reads B's tickets under A's narrowed token (they fail the project term); outer
+# row 2 switches to B's whole token and reads A's tickets, which A's token hides (it admits resource a2 only, and
+# A's tickets have no resource or a1).
+SWITCH_TICKETS = """
+SELECT v.n, x.title
+  FROM (VALUES (1), (2)) AS v (n)
+ CROSS JOIN LATERAL (SELECT CASE WHEN v.n = 2 THEN pg_catalog.set_config('scopedb.scope_token', %(other)s, true)
+                                 ELSE 'kept' END AS setting
+                     OFFSET 0) AS c
+ CROSS JOIN LATERAL (SELECT t.title FROM support.tickets AS t
+                      WHERE t.project_id = CASE v.n WHEN 1 THEN %(b)s ELSE %(a)s END
+                        AND c.setting IS NOT NULL
+                     OFFSET 0) AS x
+ ORDER BY v.n, x.title
+"""
+
+
+def test_90_a_protected_table_takes_no_term_from_a_second_token(tenants: Tenants) -> None:
+    make_service_table(tenants)
+    with tenants.scoped(tenants.scope("beta/web")) as s:
+        other = str(s.execute("SELECT pg_catalog.current_setting('scopedb.scope_token')").scalar())
+        b_titles = {r[0] for r in s.execute("SELECT title FROM support.tickets")}
+    scope = tenants.scope("acme/api", resource_ids={tenants.resources["a2"].id})
+    params = {"other": other, "a": tenants.a.id, "b": tenants.b.id}
+    with tenants.scoped(scope) as s:
+        assert s.execute("SELECT count(*) FROM support.tickets").scalar() == 0  # A's token hides every ticket
+        rows = s.execute(SWITCH_TICKETS, params).rows
+        assert s.execute("SELECT pg_catalog.current_setting('scopedb.scope_token')").scalar() == other
+    assert [r for r in rows if r[0] == 2] == []  # none of A's tickets
+    assert [r for r in rows if r[0] == 1] == []  # and none of B's, read under A's token
+    # Control: the statement does reach A's tickets on its second row. Entered with A's whole token and switching
+    # to that same token, it reads A's three tickets there (and none of B's on the first).
+    with tenants.scoped(tenants.scope("acme/api")) as s:
+        whole = str(s.execute("SELECT pg_catalog.current_setting('scopedb.scope_token')").scalar())
+        kept = s.execute(SWITCH_TICKETS, {**params, "other": whole}).rows
+    assert len(b_titles) == 3
+    assert [r for r in kept if r[0] == 1] == []
+    assert len([r for r in kept if r[0] == 2]) == 3
+
+
+# The switch between two fetches of one cursor instead of inside the statement: the portal keeps its InitPlans,
+# and the setting changes between FETCHes. Row 1 (a placeholder, after reading B's tickets under A's token) is
+# fetched first; then the setting becomes B's whole token, and the rest of the statement reads A's tickets.
+CURSOR = """
+DECLARE switch CURSOR FOR
+SELECT v.n, x.title
+  FROM (VALUES (1), (2)) AS v (n)
+  LEFT JOIN LATERAL (SELECT t.title FROM support.tickets AS t
+                      WHERE t.project_id = CASE v.n WHEN 1 THEN %(b)s ELSE %(a)s END
+                     OFFSET 0) AS x ON true
+"""
+
+
+def test_90_a_cursor_fetched_across_a_token_switch_reads_under_one_token(tenants: Tenants) -> None:
+    make_service_table(tenants)
+    with tenants.scoped(tenants.scope("beta/web")) as s:
+        other = str(s.execute("SELECT pg_catalog.current_setting('scopedb.scope_token')").scalar())
+    params = {"a": tenants.a.id, "b": tenants.b.id}
+    scope = tenants.scope("acme/api", resource_ids={tenants.resources["a2"].id})
+    with tenants.scoped(scope) as s:
+        s.execute(CURSOR, params)
+        first = s.execute("FETCH 1 FROM switch").rows
+        s.execute("SELECT pg_catalog.set_config('scopedb.scope_token', %s, true)", (other,))
+        rest = s.execute("FETCH ALL FROM switch").rows
+    assert first == [(1, None)]  # B's tickets, read under A's token: none
+    assert rest == [(2, None)]  # A's tickets, read after the switch: still judged by A's token, which hides them
+    with tenants.scoped(tenants.scope("acme/api")) as s:  # control: unswitched, A's whole token reads them there
+        s.execute(CURSOR, params)
+        assert len([r for r in s.execute("FETCH ALL FROM switch").rows if r[0] == 2 and r[1] is not None]) == 3

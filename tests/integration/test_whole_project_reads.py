@@ -14,6 +14,8 @@ import psycopg
 import pytest
 
 from scopedb import ResourceScope
+from scopedb.errors import PermissionDeniedError
+from scopedb.ids import new_ulid
 from scopedb.ingest import EdgeIn, NodeIn
 from scopedb.testing import app_connection
 from tests.conftest import Tenants
@@ -120,3 +122,37 @@ def test_a_whole_scope_runs_one_accessor_per_table(tenants: Tenants) -> None:
         ran = _executed_accessors(plan)
         assert "scopedb.scope_whole_project_ids" in ran
         assert "scopedb.scope_terms" in ran  # every term of the full check, from one reading (#90)
+
+
+WRITES = (
+    "INSERT INTO scopedb.fragments (project_id, id, content) VALUES (%(p)s, 'w1', 'written')",
+    "UPDATE scopedb.fragments SET content = 'rewritten' WHERE project_id = %(p)s AND id = 'w1'",
+    "INSERT INTO scopedb.graph_nodes (project_id, id) VALUES (%(p)s, 'w1')",
+    "UPDATE scopedb.graph_nodes SET label = 'w' WHERE project_id = %(p)s AND id = 'w1'",
+    "INSERT INTO scopedb.resources (project_id, id, alias) VALUES (%(p)s, %(r)s, 'w1')",
+)
+
+
+def test_writes_of_a_whole_scope_run_one_accessor_and_narrowed_ones_read_every_term_once(tenants: Tenants) -> None:
+    """Revision 0020: the write policies ask the read policies' two questions. A whole scope's writes are judged
+    by scope_whole_project_ids alone; a narrowed scope's by scope_terms, one reading for every term (separate
+    accessors were separate InitPlans, which a statement can evaluate under different tokens)."""
+    with tenants.scoped(tenants.scope("acme/api")) as s:
+        for statement in WRITES:
+            plan = s.execute(EXPLAIN + statement, {"p": tenants.a.id, "r": new_ulid()}).scalar()[0]
+            assert set(_executed_accessors(plan)) <= {"scopedb.scope_entered",
+                                                      "scopedb.scope_whole_project_ids"}, statement  # fmt: skip
+            assert "scopedb.scope_whole_project_ids" in _executed_accessors(plan), statement
+    narrowed = tenants.scope("acme/api", exclude_paths={"secret/**"})
+    with tenants.scoped(narrowed) as s:
+        for statement in WRITES:
+            params = {"p": tenants.a.id, "r": new_ulid()}
+            plan = s.execute(EXPLAIN + statement.replace("'w1'", "'w2'"), params).scalar()[0]
+            ran = set(_executed_accessors(plan))
+            assert "scopedb.scope_terms" in ran, statement
+            allowed = {"scopedb.scope_entered", "scopedb.scope_whole_project_ids", "scopedb.scope_terms"}
+            assert ran <= allowed, statement
+        # And the narrowing holds for writes: a fragment on an excluded path is refused.
+        refused = "INSERT INTO scopedb.fragments (project_id, id, path, content) VALUES (%s, 'w3', 'secret/x', 'x')"
+        with pytest.raises(PermissionDeniedError):
+            s.execute(refused, (tenants.a.id,))
