@@ -12,23 +12,29 @@ CREATE FUNCTION scopedb_private.terms_of(c scopedb_private.scope_claims) RETURNS
 LANGUAGE plpgsql
 STABLE
 AS $$
+DECLARE
+    patterns boolean;
 BEGIN
     IF c IS NULL OR c.project_ids IS NULL THEN
         RETURN ROW('{}'::bigint[], '-infinity'::timestamptz, '{}'::text[], true, '{}'::text[], ARRAY['']::text[],
                    '{}'::text[], ARRAY['']::text[])::scopedb.scope_terms;
     END IF;
+    patterns := COALESCE(pg_catalog.cardinality(c.path_include), 0) + COALESCE(pg_catalog.cardinality(c.path_exclude), 0)
+              + COALESCE(pg_catalog.cardinality(c.name_include), 0) + COALESCE(pg_catalog.cardinality(c.name_exclude), 0)
+              > 0;
+    -- Without patterns, anchored is not called (four calls, each with its own SET clause, cost more than the rest
+    -- of this function, and the policies' first question reads these terms on every statement): its answer for
+    -- no patterns is NULL.
     RETURN ROW(c.project_ids,
                CASE WHEN c."time" = 'all' THEN NULL
                     WHEN c."time" IS NULL OR c."time" = 'current' THEN pg_catalog.now()
                     ELSE c."time"::timestamptz END,
                c.resource_filter,
-               COALESCE(pg_catalog.cardinality(c.path_include), 0) + COALESCE(pg_catalog.cardinality(c.path_exclude), 0)
-               + COALESCE(pg_catalog.cardinality(c.name_include), 0) + COALESCE(pg_catalog.cardinality(c.name_exclude), 0)
-               > 0,
-               scopedb_private.anchored(NULLIF(c.path_include, '{}')),
-               scopedb_private.anchored(NULLIF(c.path_exclude, '{}')),
-               scopedb_private.anchored(NULLIF(c.name_include, '{}')),
-               scopedb_private.anchored(NULLIF(c.name_exclude, '{}')))::scopedb.scope_terms;
+               patterns,
+               CASE WHEN patterns THEN scopedb_private.anchored(NULLIF(c.path_include, '{}')) END,
+               CASE WHEN patterns THEN scopedb_private.anchored(NULLIF(c.path_exclude, '{}')) END,
+               CASE WHEN patterns THEN scopedb_private.anchored(NULLIF(c.name_include, '{}')) END,
+               CASE WHEN patterns THEN scopedb_private.anchored(NULLIF(c.name_exclude, '{}')) END)::scopedb.scope_terms;
 END
 $$;
 COMMENT ON FUNCTION scopedb_private.terms_of(scopedb_private.scope_claims) IS
