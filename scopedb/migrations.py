@@ -7,6 +7,7 @@ never changes under a deployed database; ``sql/`` is the canonical, cumulative s
 
 from __future__ import annotations
 
+import logging
 from pathlib import Path
 
 import psycopg
@@ -20,6 +21,8 @@ from scopedb import sqlfiles
 from scopedb.errors import MigrationError
 
 VERSION_SCHEMA = "scopedb_migrations"
+
+log = logging.getLogger("scopedb.migrations")
 
 
 def alembic_config(dsn: str, *, embedding_dim: int = sqlfiles.DEFAULT_EMBEDDING_DIM) -> Config:
@@ -85,8 +88,21 @@ def _describe(exc: psycopg.Error) -> str:
 
 
 def execute_file(conn: psycopg.Connection[object], path: Path, *, embedding_dim: int) -> None:
-    """Run one SQL file on ``conn`` as a simple-protocol script (no parameters, so ``%`` stays literal)."""
-    conn.execute(sqlfiles.render(path.read_text(encoding="utf-8"), embedding_dim=embedding_dim))
+    """Run one SQL file on ``conn`` as a simple-protocol script (no parameters, so ``%`` stays literal).
+
+    A revision says what it could not do as a WARNING (revision 0020: a protected service table the migration's
+    role cannot protect again); psycopg drops notices nobody listens for, so they are logged here."""
+    conn.add_notice_handler(_log_warning)
+    try:
+        conn.execute(sqlfiles.render(path.read_text(encoding="utf-8"), embedding_dim=embedding_dim))
+    finally:
+        conn.remove_notice_handler(_log_warning)
+
+
+def _log_warning(notice: psycopg.errors.Diagnostic) -> None:
+    if notice.severity_nonlocalized == "WARNING":
+        hint = f" ({notice.message_hint})" if notice.message_hint else ""
+        log.warning("%s%s", notice.message_primary, hint)
 
 
 def load_schema(dsn: str, *, embedding_dim: int = sqlfiles.DEFAULT_EMBEDDING_DIM) -> None:
