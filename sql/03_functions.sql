@@ -1234,7 +1234,7 @@ SET enable_sort = on
 SET jit = off
 SET enable_partition_pruning = on
 SET constraint_exclusion = off
-SET plan_cache_mode = force_custom_plan
+SET plan_cache_mode = auto
 AS $$
 DECLARE
     -- The terms the read policy on scopedb.fragments tests (scopedb_private.terms_of), read once.
@@ -1254,6 +1254,11 @@ BEGIN
     -- partitions cost more than a rare word's search (0.64 ms a call, 0.47 ms so; revision 0018). With the default
     -- estimates it plans as the owner's query that takes the tsquery from a CTE. Over one partition the constants
     -- cost less than the sub-SELECTs (a rare word: 0.38 ms a call against 0.42), so that statement keeps them.
+    -- The search is planned on every call, for the scope's partitions alone: its plan is never kept for a later
+    -- call. Everything before it (the checks above are expressions, and PL/pgSQL plans an expression as it plans a
+    -- statement) keeps its plan; planned on every call as well, they cost 40-60 µs of a call. The function's SET
+    -- clause restores the caller's plan_cache_mode when it returns.
+    PERFORM pg_catalog.set_config('plan_cache_mode', 'force_custom_plan', true);
     IF pg_catalog.cardinality(ids) = 1 THEN
         RETURN QUERY
             SELECT s.project_id, s.id, pg_catalog.ts_rank_cd(s.tsv, query) AS rank, s.resource_id, s.path, s.fqn,
@@ -1311,14 +1316,18 @@ COMMENT ON FUNCTION scopedb.text_candidates(tsquery, integer) IS
 --
 -- Runs with the caller's rights (RLS filters every row) and the caller's search_path, which scoped entry pins and
 -- which finds pgvector's operators; the settings it changes are restored when it returns. `projects` only prunes
--- the partitions to read: the policies decide what is visible, so passing other ids admits nothing.
+-- the partitions to read: the policies decide what is visible, so passing other ids admits nothing. The searches
+-- are planned on every call (plan_cache_mode = force_custom_plan, set just before them), so the scope's ids prune
+-- the partitions at planning; everything else keeps its plan, under the planner settings the function pins
+-- (sql/04_settings_of_kept_plans.sql). Planning all of it on every call cost 70-100 µs of a 0.8-1 ms call on a
+-- scratch server: PL/pgSQL plans each expression (each IF, each step of the name loop) as a statement.
 CREATE FUNCTION scopedb.nearest_fragments(query vector, k integer, projects bigint[], metric text, exact boolean,
                                           ef_search integer, max_scan_tuples integer)
 RETURNS TABLE (project_id bigint, id text, resource_id text, path text, fqn text, content text,
                distance double precision, used_index boolean)
 LANGUAGE plpgsql
 VOLATILE
-SET plan_cache_mode = force_custom_plan
+SET plan_cache_mode = auto
 SET enable_partition_pruning = on
 SET constraint_exclusion = off
 SET enable_sort = on
@@ -1376,7 +1385,8 @@ BEGIN
         -- every partition is opened and locked (10,000 projects: out of lock slots).
         PERFORM pg_catalog.set_config('hnsw.ef_search', GREATEST(LEAST(ef_search, 1000), k, 1)::text, true),
                 pg_catalog.set_config('hnsw.max_scan_tuples', GREATEST(max_scan_tuples, 1)::text, true),
-                pg_catalog.set_config('enable_sort', 'off', true);
+                pg_catalog.set_config('enable_sort', 'off', true),
+                pg_catalog.set_config('plan_cache_mode', 'force_custom_plan', true);
         -- The answer is staged in arrays, in the order the statement returns it (distance order; one aggregate
         -- step over the same rows keeps the arrays aligned, where an ORDER BY in each aggregate sorted seven
         -- times). A scope whose projects all have an index, the common case for large tenants, plans one branch,
@@ -1424,6 +1434,7 @@ BEGIN
         END IF;
         PERFORM pg_catalog.set_config('enable_sort', 'on', true);
     END IF;
+    PERFORM pg_catalog.set_config('plan_cache_mode', 'force_custom_plan', true);
     RETURN QUERY
         SELECT e.*, false
           FROM (SELECT f.project_id, f.id, f.resource_id, f.path, f.fqn, f.content,

@@ -483,7 +483,8 @@ def test_every_function_that_keeps_plans_pins_jit_and_parallel_workers_off(tenan
             "AND pronamespace IN ('scopedb'::regnamespace, 'scopedb_private'::regnamespace)"
         ).fetchone()
     assert {row[0] for row in unpinned} == set(_UNPINNED)
-    assert pinned == (33,)  # 13 accessors and prepare_session, 16 on shared tables and the entry, 2 walks, 1 trigger
+    assert pinned == (35,)  # 13 accessors and prepare_session, 16 on shared tables and the entry, 2 walks, 1 trigger,
+    # and the two searches (text_candidates, nearest_fragments), which keep the plans of all but their search
 
 
 # Residual channels: bounded, documented ----------------------------------------------------------------------------
@@ -572,3 +573,28 @@ def test_bad_embedding_input_is_a_typed_error(tenants: Tenants) -> None:
     for embedding in bad:
         with pytest.raises(InvalidArgumentError), tenants.db.scoped(tenants.scope("acme/api")) as s:
             s.ingest_fragments([Fragment(project="acme/api", id="e", content="x", embedding=embedding)])  # type: ignore[arg-type]
+
+
+def test_the_searches_keep_plans_only_under_pinned_planner_settings(tenants: Tenants) -> None:
+    """text_candidates and nearest_fragments plan their searches on every call (for the scope's partitions) and,
+    since revision 0020, keep the plans of everything else: the partition lookup in pg_class, their expressions.
+    A kept plan made under one tenant's planner settings would serve every later tenant on the connection (the
+    walk attack above), so both pin every planner setting the walks pin, and plan_cache_mode is theirs to set, not
+    the caller's: auto for what they keep, force_custom_plan set just before each search."""
+    with psycopg.connect(tenants.db.dsn) as conn:
+        row = conn.execute(
+            "SELECT proconfig FROM pg_proc WHERE oid = 'scopedb.graph_walk(bigint[],text[],integer,text[])'"
+            "::regprocedure"
+        ).fetchone()
+        assert row is not None
+        walk: list[str] = row[0]
+        configs: dict[str, list[str]] = dict(conn.execute(
+            "SELECT oid::regprocedure::text, proconfig FROM pg_proc WHERE oid IN "
+            "('scopedb.text_candidates(tsquery,integer)'::regprocedure, "
+            "'scopedb.nearest_fragments(vector,integer,bigint[],text,boolean,integer,integer)'::regprocedure)"
+        ).fetchall())  # fmt: skip
+    planner = {s for s in walk if s.split("=")[0].startswith(("enable_", "jit", "max_parallel")) or "_cost" in s}
+    assert len(planner) > 15  # the full set, not a few of it
+    for name, config in configs.items():
+        assert planner - {"enable_sort=on"} <= set(config), name  # nearest_fragments sets enable_sort per statement
+        assert "plan_cache_mode=auto" in config, name
