@@ -26,7 +26,14 @@ from __future__ import annotations
 from typing import Any
 
 from scopedb import Fragment
+from scopedb.session import ScopedSession
 from tests.conftest import Tenants, make_service_table
+
+
+def _token(s: ScopedSession) -> str:
+    """The token the session's setting holds now (the scope's own, or what a statement switched it to)."""
+    return str(s.execute("SELECT pg_catalog.current_setting('scopedb.scope_token')").scalar())
+
 
 # Outer row 1 keeps the scope and reads rows of a resource the scope hides: they fail the resource term, so the
 # project, time and resource InitPlans are evaluated then, and the pattern term is never reached. Outer row 2 clears
@@ -51,7 +58,7 @@ def _switch(tenants: Tenants, token: str | None) -> tuple[list[tuple[Any, ...]],
     scope = tenants.scope("acme/api", resource_ids={tenants.resources["a1"].id}, exclude_paths={"src/a1/file0.py"})
     with tenants.scoped(scope) as s:
         admitted = {r[0] for r in s.execute("SELECT path FROM scopedb.fragments")}
-        own = str(s.execute("SELECT pg_catalog.current_setting('scopedb.scope_token')").scalar())
+        own = _token(s)
         rows = s.execute(SWITCH, {"token": own if token is None else token, "project": tenants.a.id,
                                   "hidden": tenants.resources["a2"].id,
                                   "admitted": tenants.resources["a1"].id}).rows  # fmt: skip
@@ -105,7 +112,7 @@ def test_90_an_exclude_read_with_no_scope_excludes_everything(tenants: Tenants) 
     with tenants.scoped(scope) as s:
         admitted = {r[0] for r in s.execute("SELECT fqn FROM scopedb.fragments")}
         rows = s.execute(SWITCH_IN_PATTERNS, params).rows
-        assert s.execute("SELECT pg_catalog.current_setting('scopedb.scope_token')").scalar() == ""
+        assert _token(s) == ""
     assert admitted == {"acme::api::Public"}
     assert {r[2] for r in rows} <= admitted  # never acme::api::Secret
     with tenants.scoped(scope) as s:  # control: keeping the scope, the same statement reads the admitted name
@@ -134,12 +141,12 @@ SELECT v.n, x.id, x.resource_id
 
 def test_90_a_second_valid_token_mid_statement_adds_none_of_its_terms(tenants: Tenants) -> None:
     with tenants.scoped(tenants.scope("beta/web")) as s:
-        other = str(s.execute("SELECT pg_catalog.current_setting('scopedb.scope_token')").scalar())
+        other = _token(s)
     scope = tenants.scope("acme/api", resource_ids={tenants.resources["a1"].id})
     params = {"other": other, "a": tenants.a.id, "b": tenants.b.id, "hidden": tenants.resources["a2"].id}
     with tenants.scoped(scope) as s:
         rows = s.execute(SWITCH_TOKENS, params).rows
-        assert s.execute("SELECT pg_catalog.current_setting('scopedb.scope_token')").scalar() == other
+        assert _token(s) == other
         # Control: B's token really is valid and whole, so a statement that starts with it reads B's rows.
         assert s.execute("SELECT count(*) FROM scopedb.fragments WHERE project_id = %s", (tenants.b.id,)).scalar() > 0
     assert [r for r in rows if r[2] == tenants.resources["a2"].id] == []  # A's hidden resource stays hidden
@@ -167,20 +174,20 @@ SELECT v.n, x.title
 def test_90_a_protected_table_takes_no_term_from_a_second_token(tenants: Tenants) -> None:
     make_service_table(tenants)
     with tenants.scoped(tenants.scope("beta/web")) as s:
-        other = str(s.execute("SELECT pg_catalog.current_setting('scopedb.scope_token')").scalar())
+        other = _token(s)
         b_titles = {r[0] for r in s.execute("SELECT title FROM support.tickets")}
     scope = tenants.scope("acme/api", resource_ids={tenants.resources["a2"].id})
     params = {"other": other, "a": tenants.a.id, "b": tenants.b.id}
     with tenants.scoped(scope) as s:
         assert s.execute("SELECT count(*) FROM support.tickets").scalar() == 0  # A's token hides every ticket
         rows = s.execute(SWITCH_TICKETS, params).rows
-        assert s.execute("SELECT pg_catalog.current_setting('scopedb.scope_token')").scalar() == other
+        assert _token(s) == other
     assert [r for r in rows if r[0] == 2] == []  # none of A's tickets
     assert [r for r in rows if r[0] == 1] == []  # and none of B's, read under A's token
     # Control: the statement does reach A's tickets on its second row. Entered with A's whole token and switching
     # to that same token, it reads A's three tickets there (and none of B's on the first).
     with tenants.scoped(tenants.scope("acme/api")) as s:
-        whole = str(s.execute("SELECT pg_catalog.current_setting('scopedb.scope_token')").scalar())
+        whole = _token(s)
         kept = s.execute(SWITCH_TICKETS, {**params, "other": whole}).rows
     assert len(b_titles) == 3
     assert [r for r in kept if r[0] == 1] == []
@@ -203,7 +210,7 @@ SELECT v.n, x.title
 def test_90_a_cursor_fetched_across_a_token_switch_reads_under_one_token(tenants: Tenants) -> None:
     make_service_table(tenants)
     with tenants.scoped(tenants.scope("beta/web")) as s:
-        other = str(s.execute("SELECT pg_catalog.current_setting('scopedb.scope_token')").scalar())
+        other = _token(s)
     params = {"a": tenants.a.id, "b": tenants.b.id}
     scope = tenants.scope("acme/api", resource_ids={tenants.resources["a2"].id})
     with tenants.scoped(scope) as s:
