@@ -33,6 +33,7 @@ SOURCES = {
     "scopedb/database_async.py": "scopedb/database.py",
     "scopedb/tiers_async.py": "scopedb/tiers.py",
     "scopedb/notes/store_async.py": "scopedb/notes/store.py",
+    "scopedb/pools_async.py": "scopedb/pools.py",
 }
 
 RENAMES = {
@@ -44,6 +45,7 @@ RENAMES = {
     "AsyncContextTierService": "ContextTierService",
     "AsyncNoteStore": "NoteStore",
     "AsyncRequests": "Requests",
+    "AsyncRecentFirstPool": "RecentFirstPool",
     "AbstractAsyncContextManager": "AbstractContextManager",
     "_acompat": "_compat",
     "lifecycle_async": "lifecycle",
@@ -53,6 +55,7 @@ RENAMES = {
     "tiers_async": "tiers",
     "store_async": "store",
     "requests_async": "requests",
+    "pools_async": "pools",
 }
 
 _SOURCE_LINE = re.compile(

@@ -46,6 +46,7 @@ from scopedb.lifecycle import (
     quietly_roll_back,
 )
 from scopedb.logins import PrivilegedLoginError
+from scopedb.pools import RecentFirstPool
 from scopedb.requests import Requests
 from scopedb.scope import ResourceScope
 from scopedb.scopestate import ScopeEntry, ScopeState
@@ -333,7 +334,7 @@ class Database(Requests):
             if self._closed:
                 raise ScopedbError("the database has been closed")
             if self._app_pool is None:
-                pool: ConnectionPool[psycopg.Connection[Any]] = ConnectionPool(
+                pool: ConnectionPool[psycopg.Connection[Any]] = RecentFirstPool(
                     self.checked_app_dsn(),
                     min_size=1,
                     max_size=self._pool_size,

@@ -44,6 +44,7 @@ from scopedb.lifecycle_async import (
     quietly_roll_back,
 )
 from scopedb.logins import PrivilegedLoginError
+from scopedb.pools_async import AsyncRecentFirstPool
 from scopedb.requests_async import AsyncRequests
 from scopedb.scope import ResourceScope
 from scopedb.scopestate import ScopeEntry, ScopeState
@@ -331,7 +332,7 @@ class AsyncDatabase(AsyncRequests):
             if self._closed:
                 raise ScopedbError("the database has been closed")
             if self._app_pool is None:
-                pool: AsyncConnectionPool[psycopg.AsyncConnection[Any]] = AsyncConnectionPool(
+                pool: AsyncConnectionPool[psycopg.AsyncConnection[Any]] = AsyncRecentFirstPool(
                     await self.checked_app_dsn(),
                     min_size=1,
                     max_size=self._pool_size,
