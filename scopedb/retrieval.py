@@ -38,7 +38,8 @@ class VectorStrategy:
     projects by distance: a project whose partition has an HNSW index (the maintenance step builds one past a
     size threshold) is read through it, with a strict iterative scan, the others exactly. ``exact=True`` scans
     every project exactly. ``ef_search`` grows with k; ``max_scan_tuples`` bounds each iterative scan, after which
-    a short answer is replaced by the exact one, so a search always returns min(k, visible) rows.
+    a short answer is replaced by the exact one (which the search function returns after the short one), so
+    a search always returns min(k, visible) rows.
 
     Each index holds one project, so ``ef_search`` buys recall within a project, and a scope over many projects
     pays it once per indexed project: 20 for k=10 kept recall@10 at 1.00 at every scope of the 1M-row bench
@@ -152,9 +153,13 @@ def search_vector_steps(
         "max_scan_tuples": plan.max_scan_tuples,
     }
     result = yield from steps.run(Statement(sqlfiles.query("retrieval", "nearest"), params))
-    state.last_vector_strategy = "index" if result.rows and result.rows[0][7] else "exact"
+    # A short index answer is followed by the exact one (used_index false), which replaces it.
+    indexed = [row for row in result.rows if row[7]]
+    complete = len(indexed) >= limit
+    rows = indexed if complete else [row for row in result.rows if not row[7]]
+    state.last_vector_strategy = "index" if complete else "exact"
     names = yield from _names(state)
-    return [VectorHit(fragment=_fragment(names, row), distance=float(row[6])) for row in result.rows]
+    return [VectorHit(fragment=_fragment(names, row), distance=float(row[6])) for row in rows]
 
 
 # Graph -----------------------------------------------------------------------------------------------------------

@@ -17,9 +17,10 @@ OFFSET %(offset)s
  LIMIT %(limit)s;
 
 -- name: nearest
--- The k nearest fragments (scopedb.nearest_fragments: per-project HNSW where built, exact elsewhere, and the
--- exact answer whenever the index one is short), in a stable order. The embedding is bound in pgvector's binary
--- format (scopedb.vectors.QueryVector).
+-- The k nearest fragments (scopedb.nearest_fragments: per-project HNSW where built, exact elsewhere), in a stable
+-- order. When the index answer is short the exact one follows it, flagged used_index = false, and the caller
+-- (scopedb.retrieval) keeps those rows alone. The embedding is bound in pgvector's binary format
+-- (scopedb.vectors.QueryVector).
 SELECT n.project_id, n.id, n.resource_id, n.path, n.fqn, n.content, n.distance, n.used_index
   FROM scopedb.nearest_fragments(%(embedding)b::vector, %(limit)s, %(projects)s, %(metric)s, %(exact)s,
                                  %(ef_search)s, %(max_scan_tuples)s) AS n

@@ -216,6 +216,13 @@ def test_a_short_index_answer_is_replaced_by_the_exact_one(tenants: Tenants) -> 
         exact = s.search_vector(_unit(3), limit=5, strategy=VectorStrategy(exact=True))
         wide = s.search_vector(_unit(3), limit=5)
         assert s.last_vector_strategy == "index"
+        # The function itself returns the short index answer, then the exact one, flagged, which replaces it.
+        raw = s.execute(
+            "SELECT id, used_index FROM scopedb.nearest_fragments(%s::vector, 5, %s, 'cosine', false, 1, 1)",
+            (str(_unit(3)), [tenants.a.id]),
+        ).rows
+    assert len([r for r in raw if r[1]]) < 5
+    assert sorted(r[0] for r in raw if not r[1]) == sorted(h.fragment.id for h in exact)
     assert len(hits) == 5
     assert all(h.fragment.path == "keep/x.py" for h in hits)
     assert [h.fragment.id for h in hits] == [h.fragment.id for h in exact] == [h.fragment.id for h in wide]
