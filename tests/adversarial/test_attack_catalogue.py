@@ -577,7 +577,7 @@ def test_bad_embedding_input_is_a_typed_error(tenants: Tenants) -> None:
 
 def test_the_searches_keep_plans_only_under_pinned_planner_settings(tenants: Tenants) -> None:
     """text_candidates and nearest_fragments plan their searches on every call (for the scope's partitions) and,
-    since revision 0020, keep the plans of everything else: the partition lookup in pg_class, their expressions.
+    since revision 0020, keep the plans of everything else: their expressions and settings calls.
     A kept plan made under one tenant's planner settings would serve every later tenant on the connection (the
     walk attack above), so both pin every planner setting the walks pin, and plan_cache_mode is theirs to set, not
     the caller's: auto for what they keep, force_custom_plan set just before each search."""
