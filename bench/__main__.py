@@ -100,6 +100,11 @@ def summary(result: dict[str, Any]) -> str:
             f"vector: min(k, visible) always {bars['always_min_k_visible']}; min recall@10 "
             f"{bars['min_recall_at_10']:.3f} (bar 0.99); worst p50 / unfiltered HNSW "
             f"{bars['worst_p50_vs_unfiltered']:.2f} (bar 2)"
+            + (
+                f"; without search groups {bars['worst_p50_vs_unfiltered_without_groups']:.2f}"
+                if bars.get("worst_p50_vs_unfiltered_without_groups") is not None
+                else ""
+            )
         )
     if "exact_scan" in result:
         e = result["exact_scan"]
@@ -119,7 +124,8 @@ def summary(result: dict[str, Any]) -> str:
                      f"scoped/unscoped lookup throughput {e['throughput_ratio']:.2f} (bar 0.8)")  # fmt: skip
     if "ingest" in result:
         i = result["ingest"]
-        lines.append(f"ingest: bulk load + index build {i['bulk_load_rows_per_s']:.0f} rows/s (bar 2500); into "
+        lines.append(f"ingest: bulk load + index build {i['bulk_load_rows_per_s']:.0f} rows/s (bar 2500); with the "
+                     f"search groups {i.get('with_groups_rows_per_s', 0):.0f} rows/s; into "
                      f"indexed tables {i['indexed_table_rows_per_s']:.0f} rows/s")  # fmt: skip
     return "\n".join(lines)
 

@@ -165,6 +165,22 @@ def plan(size: str, *, dim: int = 128, projects: int | None = None) -> Corpus:
                   project_topics=topics)  # fmt: skip
 
 
+#: The scopes the suites measure: whole projects adding up to about this share of the rows.
+FRACTIONS = (0.001, 0.01, 0.1, 1.0)
+
+
+def search_groups(corpus: Corpus) -> dict[str, list[str]]:
+    """The search groups a service searching these scopes would declare (scopedb.Admin.create_search_group): one
+    per scope of more than one project. The scopes nest (the smallest projects first), so a project belongs to
+    up to three groups, and the widest group is every project."""
+    groups: dict[str, list[str]] = {}
+    for fraction in FRACTIONS:
+        projects = scope_for_fraction(corpus, fraction)
+        if len(projects) > 1 and sorted(projects) not in [sorted(g) for g in groups.values()]:
+            groups[f"bench-{fraction:g}"] = projects
+    return groups
+
+
 def scope_for_fraction(corpus: Corpus, fraction: float) -> list[str]:
     """Whole projects whose combined size comes close to ``fraction`` of the corpus (at least one project)."""
     if fraction >= 1.0:

@@ -20,7 +20,7 @@ from typing import Any
 
 import psycopg
 
-from bench.corpus import Corpus, plan
+from bench.corpus import Corpus, plan, search_groups
 from scopedb import Database, Fragment, ResourceScope
 from scopedb.admin import STORAGE_THRESHOLD
 from scopedb.server import start_embedded
@@ -66,6 +66,9 @@ class Bench:
     project_ids: dict[str, int]
     load_seconds: float
     index_seconds: float
+    #: Declaring the corpus's search groups and building them (bench.corpus.search_groups), after the projects'.
+    group_seconds: float
+    groups: dict[str, list[str]]
 
     def scope(self, projects: list[str]) -> ResourceScope:
         return ResourceScope(project_names=set(projects))
@@ -79,10 +82,11 @@ GRAPH_PROJECTS = 60  # graphs for the largest projects only (the graph suite rea
 
 @contextmanager
 def loaded(
-    size: str, *, home: Path | None = None, projects: int | None = None, baseline: bool = True
+    size: str, *, home: Path | None = None, projects: int | None = None, baseline: bool = True, groups: bool = True
 ) -> Iterator[Bench]:
     """Start an embedded server, migrate with d=128, and bulk-load the corpus of ``size`` over ``projects``
-    tenants (then build the per-project indexes)."""
+    tenants (then build the per-project indexes, and with ``groups`` declare and build the search groups of the
+    scopes the suites measure)."""
     with tempfile.TemporaryDirectory() as scratch:
         server = start_embedded(home or Path(scratch), database="scopedb_bench")
         corpus = plan(size, projects=projects)
@@ -110,10 +114,20 @@ def loaded(
             admin.maintain_storage(online=False, jobs=2)
             owner.execute("VACUUM ANALYZE")
             index_seconds = time.perf_counter() - started
+            # The search groups a service searching these scopes would declare; built after the projects' own
+            # indexes, and timed apart, so the ingest figures show what each layout costs.
+            declared = search_groups(corpus) if groups else {}
+            started = time.perf_counter()
+            if declared:
+                for name, members in declared.items():
+                    admin.create_search_group(name, members)
+                admin.maintain_storage(online=False, jobs=2)
+                owner.execute("VACUUM ANALYZE scopedb_private.group_vectors")
+            group_seconds = time.perf_counter() - started
             if baseline:  # the vector suites' shared-index copy (minutes at 1M rows; the other suites need none)
                 _baseline(owner)
             ids = {name: pid for pid, name in owner.execute("SELECT id, name FROM scopedb.projects").fetchall()}
-            yield Bench(db, corpus, owner, ids, load_seconds, index_seconds)
+            yield Bench(db, corpus, owner, ids, load_seconds, index_seconds, group_seconds, declared)
         finally:
             db.close()
             server.stop()

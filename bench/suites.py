@@ -19,7 +19,7 @@ from typing import Any, LiteralString
 
 from psycopg import sql
 
-from bench.corpus import scope_for_fraction
+from bench.corpus import FRACTIONS, scope_for_fraction
 from bench.harness import Bench, interleaved
 from scopedb import Fragment, lifecycle, sqlfiles
 from scopedb.admin import STORAGE_THRESHOLD
@@ -27,8 +27,6 @@ from scopedb.entry import enter_token
 from scopedb.retrieval import VectorStrategy
 from scopedb.session import ScopedSession
 from scopedb.vectors import vector_literal
-
-FRACTIONS = (0.001, 0.01, 0.1, 1.0)
 
 OWNER_TEXT = """
 WITH q AS (SELECT websearch_to_tsquery('english', %(query)s) AS query),
@@ -100,24 +98,63 @@ def vector(bench: Bench, repeat: int, queries: int = 10) -> dict[str, Any]:
                     entry["p95"].append(timing.p95)
                     entry["rows"].append(len(answers[name]))
                     entry["recall"].append(len(answers[name] & truth) / max(1, min(10, visible)))
+        grouped = sorted(projects) in [sorted(g) for g in bench.groups.values()]
+        if grouped:
+            # The same scope with its search group out of use (marked not ready for this pass, as before its
+            # index was built): one index search per project, against the unfiltered index again, side by side.
+            _groups_in_use(bench, False)
+            try:
+                with bench.db.scoped(bench.scope(projects)) as s:
+                    for q in vectors:
+                        truth = {h.fragment.id + h.fragment.project_name for h in
+                                 s.search_vector(q, limit=10, strategy=VectorStrategy(exact=True))}  # fmt: skip
+                        answers = {}
+                        ways = _vector_ways(bench, s, q, allowed, ef)
+                        actions = {name: functools.partial(_record, answers, name, fn) for name, fn in
+                                   (("scopedb_no_group", ways["scopedb"]),
+                                    ("unfiltered_hnsw_no_group", ways["unfiltered_hnsw"]))}  # fmt: skip
+                        for name, timing in interleaved(actions, repeat, warmup=1).items():
+                            entry = results.setdefault(name, {"p50": [], "p95": [], "rows": [], "recall": []})
+                            entry["p50"].append(timing.p50)
+                            entry["p95"].append(timing.p95)
+                            entry["rows"].append(len(answers[name]))
+                            entry["recall"].append(len(answers[name] & truth) / max(1, min(10, visible)))
+            finally:
+                _groups_in_use(bench, True)
         for name, entry in results.items():
             rows.append({
                 "fraction": fraction, "actual_fraction": _actual(bench, projects), "projects": len(projects),
                 "strategy": name, "p50_ms": statistics.median(entry["p50"]), "p95_ms": statistics.median(entry["p95"]),
                 "rows_min": min(entry["rows"]), "recall_at_10": statistics.mean(entry["recall"]),
-                "expected_rows": min(10, visible),
+                "expected_rows": min(10, visible), "search_group": grouped and name != "scopedb_no_group",
             })  # fmt: skip
     scopedb_rows = [r for r in rows if r["strategy"] == "scopedb"]
     baseline = {r["fraction"]: r["p50_ms"] for r in rows if r["strategy"] == "unfiltered_hnsw"}
+    alone = [r for r in rows if r["strategy"] == "scopedb_no_group"]
+    baseline_alone = {r["fraction"]: r["p50_ms"] for r in rows if r["strategy"] == "unfiltered_hnsw_no_group"}
     return {
         "rows": rows,
         "bars": {
             "always_min_k_visible": all(r["rows_min"] == r["expected_rows"] for r in scopedb_rows),
             "min_recall_at_10": min(r["recall_at_10"] for r in scopedb_rows),
             "worst_p50_vs_unfiltered": max(r["p50_ms"] / baseline[r["fraction"]] for r in scopedb_rows),
+            # The same scopes searched one index per project (their groups out of use): what a scope over many
+            # projects costs when no group is declared for it.
+            "worst_p50_vs_unfiltered_without_groups": max(
+                (r["p50_ms"] / baseline_alone[r["fraction"]] for r in alone), default=None
+            ),
         },
         "ef_search": ef,
+        "search_groups": {name: len(members) for name, members in bench.groups.items()},
     }
+
+
+def _groups_in_use(bench: Bench, ready: bool) -> None:
+    """Mark the bench's search groups ready (searched) or filled (their copies kept, their indexes not searched)."""
+    bench.owner.execute(
+        "UPDATE scopedb_private.search_groups SET state = %s WHERE state = %s",
+        ("ready", "filled") if ready else ("filled", "ready"),
+    )
 
 
 def exact_scan(bench: Bench, repeat: int) -> dict[str, Any]:
@@ -224,7 +261,7 @@ def scale(bench: Bench, repeat: int) -> dict[str, Any]:
     planning: dict[str, dict[str, float]] = {}
     indexed = {int(r[0]) for r in bench.owner.execute(
         "SELECT substring(relname, '^fragments_(\\d+)_embedding_hnsw$') FROM pg_class "
-        "WHERE relnamespace = 'scopedb_parts'::regnamespace AND relname LIKE '%%embedding_hnsw'"
+        "WHERE relnamespace = 'scopedb_parts'::regnamespace AND relname ~ '^fragments_\\d+_embedding_hnsw$'"
     ).fetchall()}  # fmt: skip
     for label, projects in scopes.items():
         ids = bench.ids(projects)
@@ -501,6 +538,11 @@ def ingest(bench: Bench, rows: int = 5_000) -> dict[str, Any]:
         "index_build_seconds": bench.index_seconds,
         "bulk_load_rows_per_s": total / (bench.load_seconds + bench.index_seconds),
         "bulk_load_only_rows_per_s": total / bench.load_seconds,
+        # The search groups of the measured scopes, declared and built after the projects' own indexes.
+        "search_groups": len(bench.groups),
+        "search_group_rows": sum(bench.corpus.project_sizes[p] for g in bench.groups.values() for p in g),
+        "group_build_seconds": bench.group_seconds,
+        "with_groups_rows_per_s": total / (bench.load_seconds + bench.index_seconds + bench.group_seconds),
         "indexed_table_rows_per_s": indexed,
         "bar_rows_per_s": 2_500,
     }

@@ -12,7 +12,7 @@ import datetime as dt
 import logging
 import math
 import time
-from collections.abc import Iterator
+from collections.abc import Iterable, Iterator
 from concurrent.futures import ThreadPoolExecutor
 from contextlib import contextmanager
 from dataclasses import dataclass
@@ -23,7 +23,14 @@ from psycopg import sql
 from psycopg_pool import ConnectionPool
 
 from scopedb import manifest, sqlfiles
-from scopedb.errors import ConfigurationError, PermissionDeniedError, ScopedbError, translate
+from scopedb.errors import (
+    ConfigurationError,
+    InvalidArgumentError,
+    PermissionDeniedError,
+    ScopedbError,
+    UnknownProjectError,
+    translate,
+)
 from scopedb.ids import is_ulid, new_ulid
 from scopedb.server import APP_LOGIN_ROLE
 from scopedb.tokens import SigningKey
@@ -56,16 +63,29 @@ STORAGE_THRESHOLD = 200
 #: The most maintenance_work_mem one index build asks for (an HNSW build that fits in memory is several times faster).
 MAX_BUILD_MEMORY_MB = 4_096
 STORAGE_PLAN_BATCH = 100  # projects planned per transaction (each holds its partitions' locks until it ends)
+_HNSW_BUILDS = ("hnsw", "group_hnsw")  # a project's index, a search group's
 
 
 @dataclass(frozen=True)
 class StorageAction:
     """One step of per-project storage maintenance (see :meth:`Admin.maintain_storage`)."""
 
-    project_id: int | None
-    action: str  # create, hnsw, gin, detach or drop
+    project_id: int | None  # None for the search groups' steps
+    # create, hnsw, gin, detach or drop; for search groups group_detach, group_drop, group_unindex, group_fill,
+    # group_hnsw or group_ready
+    action: str
     statement: str
     row_count: int
+
+
+@dataclass(frozen=True)
+class SearchGroup:
+    """Projects searched together through one HNSW index (see :meth:`Admin.create_search_group`)."""
+
+    id: int
+    name: str
+    projects: tuple[str, ...]
+    state: str  # declared (not searched yet), filled (index not built yet) or ready
 
 
 @dataclass(frozen=True)
@@ -215,8 +235,10 @@ class Admin:
         A project whose fragments reach ``threshold`` rows gets partitions of its own, its rows moved there from
         the shared ones (the small projects' writes wait for the move, and their reads for the final check that
         no row of it is left there), then an HNSW index on its partition, and on its full-text partition a GIN
-        index; partitions of deleted projects are detached concurrently and dropped. Run it after a bulk load and
-        periodically (``scopedb storage``).
+        index; partitions of deleted projects are detached (each with a brief lock on its parent, asked for
+        with a short ``lock_timeout`` and asked again) and dropped. Search groups (:meth:`create_search_group`)
+        are filled, indexed and marked ready, and a group whose members changed is dropped and filled anew. Run
+        it after a bulk load and periodically (``scopedb storage``).
         ``online`` builds with ``CREATE INDEX CONCURRENTLY`` (no reads or writes wait, not even the project's
         own); ``online=False`` builds in one pass without waiting for older transactions, and holds back writes to
         that one project's partition while it runs — the choice right after a bulk load, when nothing writes.
@@ -230,13 +252,16 @@ class Admin:
         if isinstance(jobs, bool) or not isinstance(jobs, int) or not 1 <= jobs <= 16:
             raise ConfigurationError("jobs must be an integer from 1 to 16")
         plan = self.storage_plan(threshold, online=online)
-        dimension = self._embedding_dimension() if any(a.action == "hnsw" for a in plan) else 0
+        dimension = self._embedding_dimension() if any(a.action in _HNSW_BUILDS for a in plan) else 0
 
         def run(action: StorageAction, workers: int = 0) -> None:
             self._outside_transaction(action, _build_memory_mb(action, dimension), workers=workers)
 
         for action in plan:
             if action.action == "create":
+                run(action)
+        for action in plan:  # search groups: stale copies out, declared groups filled (in the plan's order)
+            if action.action in ("group_detach", "group_drop", "group_unindex", "group_fill"):
                 run(action)
         alone, builds = schedule_builds(plan, jobs)
         if alone is not None:
@@ -248,6 +273,9 @@ class Admin:
         else:
             for action in builds:
                 run(action, workers=jobs - 1)
+        for action in plan:
+            if action.action == "group_ready":
+                run(action)
         for action in plan:
             if action.action in ("detach", "drop"):
                 run(action)
@@ -267,6 +295,7 @@ class Admin:
         # The statement comes from scopedb_private.storage_plan, which builds it with format(): identifiers and
         # integers only, nothing a caller supplied.
         statement = action.statement
+        locking = action.action in _PARENT_LOCKS and " CONCURRENTLY" not in statement
         try:
             conninfo = self._pool.conninfo
             with psycopg.connect(conninfo() if callable(conninfo) else conninfo, autocommit=True) as conn:
@@ -274,7 +303,10 @@ class Admin:
                 conn.execute(sql.SQL("SET maintenance_work_mem = {}").format(sql.Literal(f"{memory_mb}MB")))
                 conn.execute(sql.SQL("SET max_parallel_maintenance_workers = {}").format(sql.Literal(workers)))
                 started = time.perf_counter()
-                conn.execute(statement)
+                if locking:
+                    _with_short_locks(conn, statement)
+                else:
+                    conn.execute(statement)
         except psycopg.Error as exc:
             raise translate(exc) from exc
         # What a build costs is the figure an operator sizes the maintenance window by (and the bench reads).
@@ -286,6 +318,52 @@ class Admin:
             workers,
             time.perf_counter() - started,
         )
+
+    # Search groups --------------------------------------------------------------------------------------------
+
+    def create_search_group(self, name: str, projects: Iterable[str]) -> SearchGroup:
+        """Declare that ``projects`` are searched together: one HNSW index over all their fragments.
+
+        A scope over many projects otherwise makes one index search per project (each project's index holds its
+        own rows only, so that no index answers questions about a project a scope may not see). A group's index
+        is consulted only by a scope that reads every member whole, at the present time, with no resource, path
+        or name narrowing: everything it holds is then visible to that scope. Any other scope searches the
+        members' own indexes as before. Declare the sets your service searches as one (a customer's projects);
+        each costs a second copy of its members' embeddings and an index build. :meth:`maintain_storage` fills
+        the group and builds its index; until then searches do not use it. A member's deletion sends the group
+        back to be filled anew.
+        """
+        if isinstance(projects, str):
+            raise InvalidArgumentError("projects must be a collection of project names, not one name")
+        names = sorted(set(projects))
+        if len(names) < 2:
+            raise InvalidArgumentError("a search group needs at least two projects")
+        with self.transaction() as conn:
+            found = dict(conn.execute(sqlfiles.query("admin", "project_ids_by_name"), {"names": names}).fetchall())
+            missing = [n for n in names if n not in found]
+            if missing:
+                raise UnknownProjectError(f"no project named {', '.join(map(repr, missing))}")
+            row = conn.execute(
+                sqlfiles.query("admin", "create_search_group"),
+                {"name": name, "project_ids": [found[n] for n in names]},
+            ).fetchone()
+        assert row is not None
+        return SearchGroup(id=row[0], name=name, projects=tuple(names), state="declared")
+
+    def search_groups(self) -> list[SearchGroup]:
+        """Every search group, by name."""
+        with self.transaction() as conn:
+            rows = conn.execute(sqlfiles.query("admin", "search_groups")).fetchall()
+        return [SearchGroup(id=r[0], name=r[1], state=r[2], projects=tuple(r[3])) for r in rows]
+
+    def drop_search_group(self, name: str) -> bool:
+        """Remove the search group ``name`` and drop its copy; its members are untouched. False if none."""
+        row = self._one("drop_search_group", {"name": name})
+        if row is None:
+            return False
+        for action in self._plan_batch(None, online=True, projects=[]):  # the dropped group's partition only
+            self._outside_transaction(action, _build_memory_mb(action, 0))
+        return True
 
     # Resources ------------------------------------------------------------------------------------------------
 
@@ -455,6 +533,29 @@ class Admin:
             raise translate(exc) from exc
 
 
+#: Steps that lock a partition's parent ACCESS EXCLUSIVE (a detach beside a DEFAULT partition, which PostgreSQL
+#: will not do concurrently, and the drop of a partition still attached): every tenant's query on the parent
+#: queues behind such a lock while it waits for the running ones, so it is asked for briefly and asked again.
+_PARENT_LOCKS = ("detach", "group_detach")
+LOCK_TIMEOUT_MS = 200
+LOCK_ATTEMPTS = 50
+
+
+def _with_short_locks(conn: psycopg.Connection[Any], statement: str) -> None:
+    """Run ``statement`` with a short lock_timeout, trying again (with a growing pause) while the lock is busy:
+    a statement waiting for an ACCESS EXCLUSIVE lock makes every later query on the table wait behind it, so no
+    query waits longer than LOCK_TIMEOUT_MS for one attempt."""
+    conn.execute(sql.SQL("SET lock_timeout = {}").format(sql.Literal(f"{LOCK_TIMEOUT_MS}ms")))
+    for attempt in range(LOCK_ATTEMPTS):
+        try:
+            conn.execute(statement)
+            return
+        except psycopg.errors.LockNotAvailable:
+            if attempt == LOCK_ATTEMPTS - 1:
+                raise
+            time.sleep(min(2.0, 0.05 * (attempt + 1)))
+
+
 def build_cost(action: StorageAction) -> float:
     """A build's expected time, in arbitrary units, for ordering builds and deciding which runs alone.
 
@@ -464,7 +565,7 @@ def build_cost(action: StorageAction) -> float:
     (after the 1M-row load, under 10 s for all its GIN builds against 390 s of HNSW), and the plan counts a GIN
     build's rows only up to the threshold, so GIN builds weigh their rows at 1.
     """
-    if action.action == "hnsw":
+    if action.action in _HNSW_BUILDS:
         return math.pow(action.row_count, 1.2)
     return float(action.row_count)
 
@@ -479,7 +580,7 @@ def schedule_builds(plan: list[StorageAction], jobs: int) -> tuple[StorageAction
     other 59 projects' indexes in 135 s and then idled. Such a build goes first, alone, with parallel workers
     (one worker made a 150,000-row build 1.55 times as fast: 58 → 38 s).
     """
-    builds = sorted((a for a in plan if a.action in ("hnsw", "gin")), key=lambda a: -build_cost(a))
+    builds = sorted((a for a in plan if a.action in (*_HNSW_BUILDS, "gin")), key=lambda a: -build_cost(a))
     if jobs > 1 and builds and build_cost(builds[0]) > sum(build_cost(a) for a in builds[1:]) / (jobs - 1):
         return builds[0], builds[1:]
     return None, builds
@@ -487,7 +588,7 @@ def schedule_builds(plan: list[StorageAction], jobs: int) -> tuple[StorageAction
 
 def _build_memory_mb(action: StorageAction, dimension: int) -> int:
     """maintenance_work_mem for one build: an HNSW graph of ``row_count`` vectors with room to spare."""
-    if action.action != "hnsw":
+    if action.action not in _HNSW_BUILDS:
         return 256
     per_row = dimension * 4 + 400  # the vector plus its neighbour lists (m = 16: 32 on the base layer)
     wanted = action.row_count * per_row * 3 // 2 // (1024 * 1024)

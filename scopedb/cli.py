@@ -70,6 +70,19 @@ def _parser() -> argparse.ArgumentParser:
         help="build without CONCURRENTLY (waits for no transaction); writes to a project wait while its index builds",
     )  # fmt: skip
     storage.add_argument("--jobs", type=int, default=1, help="indexes to build at a time, largest first (default 1)")
+    groups = commands.add_parser(
+        "groups", parents=[common],
+        help="search groups: projects searched together through one index (built by `scopedb storage`)",
+    )  # fmt: skip
+    group_commands = groups.add_subparsers(dest="groups_command", required=True, metavar="ACTION")
+    group_commands.add_parser("list", parents=[common], help="every search group, its state and its projects")
+    create_group = group_commands.add_parser(
+        "create", parents=[common], help="declare a search group (searched once `scopedb storage` has built it)"
+    )
+    create_group.add_argument("name")
+    create_group.add_argument("projects", nargs="+", help="two or more project names")
+    drop_group = group_commands.add_parser("drop", parents=[common], help="remove a search group and its index")
+    drop_group.add_argument("name")
     audit = commands.add_parser(
         "audit", parents=[common], help="lint the policies (exit status 1 when an error is found)"
     )
@@ -201,6 +214,20 @@ def _dispatch(args: argparse.Namespace) -> int:
         for action in actions:
             print(f"scopedb: {'would ' if args.plan else ''}{action.action} ({action.statement})")
         print(f"scopedb: per-project storage {'needs' if args.plan else 'did'} {len(actions)} action(s)")
+        return 0
+    if args.command == "groups":
+        with Database.open(args.dsn) as db:
+            admin = db.admin()
+            if args.groups_command == "create":
+                group = admin.create_search_group(args.name, args.projects)
+                print(f"scopedb: search group {group.name} declared; `scopedb storage` builds it")
+            elif args.groups_command == "drop":
+                if not admin.drop_search_group(args.name):
+                    raise ConfigurationError(f"no search group named {args.name!r}")
+                print(f"scopedb: search group {args.name} dropped")
+            else:
+                for group in admin.search_groups():
+                    print(f"{group.name}\t{group.state}\t{', '.join(group.projects)}")
         return 0
     if args.command == "sweep":
         with Database.open(args.dsn) as db:

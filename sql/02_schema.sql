@@ -27,8 +27,8 @@ COMMENT ON SCHEMA scopedb_private IS
     'scopedb internals (signing keys, token verification). Only scopedb_owner may use it.';
 COMMENT ON SCHEMA scopedb_parts IS
     'The partitions of scopedb.fragments and scopedb_private.fragment_search: one per project past the storage '
-    'threshold, and one shared by the smaller projects. Only scopedb_owner may use it; queries reach the '
-    'partitions through their parents, whose policies apply.';
+    'threshold, and one shared by the smaller projects; and of scopedb_private.group_vectors, one per search group. '
+    'Only scopedb_owner may use it; queries reach the partitions through their parents, whose policies apply.';
 
 -- ---------------------------------------------------------------------------------------------------------------
 -- Types
@@ -239,6 +239,67 @@ CREATE TABLE scopedb_private.fragment_originals (
 );
 COMMENT ON TABLE scopedb_private.fragment_originals IS
     'Full text of fragments demoted to the cold tier (whose content is then a summary); owner-only.';
+
+-- Search groups: sets of projects an operator declares are searched together (one customer's projects, say),
+-- each with one HNSW index over the union of its members' fragments. No search structure may hold two projects'
+-- rows for a scope that sees only one of them: that is the similarity oracle (docs/security.md #76). A group's
+-- index is therefore consulted only by a scope that reads every member whole at the present time (no resource,
+-- path or name narrowing, no past instant): everything the index holds is then visible to the scope, and what it
+-- answers cannot depend on anything the scope may not see. Any other scope searches the members' own indexes, as
+-- without the group. What a group buys is one search for a scope over many projects instead of one per project
+-- (docs/benchmarks.md: a 60-project scope made 60 index searches, 22 times the cost of one shared index); what
+-- it costs is a second copy of its members' embeddings and an index build. Declared by an admin
+-- (Admin.create_search_group), filled and indexed by the maintenance step (scopedb storage), searched by
+-- scopedb.nearest_fragments. A reference table on Citus (docs/scaling.md).
+--   state  declared  no usable copy (just declared, or a member was removed): the maintenance step (re)fills it
+--          filled    the copy is complete and kept in step by triggers; its index is not built yet
+--          ready     the copy's HNSW index is built: searches use it
+CREATE TABLE scopedb_private.search_groups (
+    id          bigint GENERATED ALWAYS AS IDENTITY PRIMARY KEY,
+    name        text NOT NULL,
+    state       text NOT NULL DEFAULT 'declared',
+    created_at  timestamptz NOT NULL DEFAULT now(),
+    CONSTRAINT search_groups_name_key UNIQUE (name),
+    CONSTRAINT search_groups_name_check CHECK (name <> '' AND length(name) <= 200 AND name !~ '[[:cntrl:]]'),
+    CONSTRAINT search_groups_state_check CHECK (state IN ('declared', 'filled', 'ready'))
+);
+COMMENT ON TABLE scopedb_private.search_groups IS
+    'Sets of projects searched together through one HNSW index, used only by scopes that read every member whole; '
+    'owner-only.';
+
+CREATE TABLE scopedb_private.search_group_members (
+    project_id  bigint NOT NULL REFERENCES scopedb.projects (id) ON DELETE CASCADE,
+    group_id    bigint NOT NULL REFERENCES scopedb_private.search_groups (id) ON DELETE CASCADE,
+    CONSTRAINT search_group_members_pkey PRIMARY KEY (project_id, group_id)
+);
+CREATE INDEX search_group_members_group_idx ON scopedb_private.search_group_members (group_id);
+COMMENT ON TABLE scopedb_private.search_group_members IS
+    'The projects of each search group; a member removed (its project deleted) sends the group back to declared.';
+
+-- The groups' copies of their members' embedded fragments, a partition per group (scopedb_parts.group_vectors_<id>)
+-- with its HNSW index, made by the maintenance step (scopedb_private.fill_search_group). Owner-only and without
+-- row-level security, like the full-text copy: only scopedb.group_nearest reads it, for a scope that reads every
+-- member whole, so the copy carries what a search returns (the validity, to drop versions the present does not
+-- see, and the content) and nothing a narrowed scope would judge. Kept in step with fragments by the triggers
+-- that keep the full-text copy: a new fragment of a member is copied into its groups' partitions, a change to one
+-- is copied, a deleted one is removed. No partition of the DEFAULT kind: a row for a group without a partition is
+-- not copied (the maintenance step fills the partition whole).
+CREATE TABLE scopedb_private.group_vectors (
+    group_id    bigint NOT NULL,
+    project_id  bigint NOT NULL,
+    id          text NOT NULL,
+    embedding   vector(:embedding_dim) NOT NULL,
+    valid_from  timestamptz NOT NULL,
+    valid_to    timestamptz,
+    resource_id text,
+    path        text,
+    fqn         text,
+    content     text NOT NULL,
+    CONSTRAINT group_vectors_pkey PRIMARY KEY (project_id, id, group_id)
+) PARTITION BY LIST (group_id);
+COMMENT ON TABLE scopedb_private.group_vectors IS
+    'Owner-only copy of the embedded fragments of each search group''s members, a partition per group with its '
+    'HNSW index (see scopedb_private.search_groups and scopedb.group_nearest).';
 
 CREATE TABLE scopedb.notes (
     project_id          bigint NOT NULL REFERENCES scopedb.projects (id) ON DELETE CASCADE,

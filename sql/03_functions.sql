@@ -1049,7 +1049,10 @@ BEGIN
         EXECUTE pg_catalog.format(
             'INSERT INTO scopedb_parts.fragments_%1$s (%2$s) SELECT %2$s FROM scopedb.fragments WHERE project_id = %1$s '
             'ORDER BY id', project, columns);
-        DELETE FROM scopedb.fragments AS f WHERE f.project_id = project;  -- its trigger deletes the copies
+        -- Its trigger deletes the copies but the search groups' (scopedb_private.forget_fragment_copies).
+        PERFORM pg_catalog.set_config('scopedb.moving_project', project::text, true);
+        DELETE FROM scopedb.fragments AS f WHERE f.project_id = project;
+        PERFORM pg_catalog.set_config('scopedb.moving_project', '', true);
         INSERT INTO scopedb_private.fragment_originals SELECT (o).* FROM pg_catalog.unnest(originals) AS o;
         EXECUTE pg_catalog.format(
             'ALTER TABLE scopedb_parts.fragments_%s ENABLE ROW LEVEL SECURITY, FORCE ROW LEVEL SECURITY', project);
@@ -1091,6 +1094,14 @@ COMMENT ON FUNCTION scopedb_private.create_project_storage(bigint) IS
 --           (threshold NULL: no index is built)
 --   gin     a project with at least `threshold` fragments and no GIN index gets one on its full-text partition
 --   detach / drop   a partition whose project no longer exists is detached, then dropped
+-- and for the search groups (scopedb_private.search_groups), when the plan covers every project or none:
+--   group_detach / group_drop   the partition of a group that no longer exists, or of a group declared again
+--           (its members changed), is detached, then dropped
+--   group_unindex   an invalid index a failed build left on a group's partition is dropped
+--   group_fill      a declared group's partition is made and filled (scopedb_private.fill_search_group)
+--   group_hnsw      its HNSW index is built (row_count: the rows it will hold)
+--   group_ready     the group is marked ready once the index is valid (scopedb_private.search_group_ready)
+-- (threshold NULL: only the drops.)
 -- Below the threshold a project stays in the shared partitions and is searched exactly (through the primary key):
 -- no index means no approximation, and for a few hundred rows an exact scan costs about what an index scan does. With `online` false the
 -- indexes are built with a plain CREATE INDEX: one pass over the rows, no waiting for other transactions, and it
@@ -1115,6 +1126,11 @@ DECLARE
     own integer;
     rows_found bigint;
     build text := CASE WHEN online THEN 'CONCURRENTLY ' ELSE '' END;
+    members bigint[];
+    index_valid boolean;
+    opclass text := (SELECT pg_catalog.quote_ident(n.nspname) || '.vector_cosine_ops'
+                       FROM pg_catalog.pg_extension AS e
+                       JOIN pg_catalog.pg_namespace AS n ON n.oid = e.extnamespace WHERE e.extname = 'vector');
 BEGIN
     IF threshold < 1 THEN
         RAISE EXCEPTION 'threshold must be a positive number of rows' USING ERRCODE = 'invalid_parameter_value';
@@ -1166,20 +1182,28 @@ BEGIN
     IF COALESCE(pg_catalog.cardinality(projects), 0) > 0 THEN
         RETURN;
     END IF;
-    -- Partitions of projects that no longer exist, the full-text one first.
+    -- Partitions of projects that no longer exist, the full-text one first. PostgreSQL detaches concurrently
+    -- only from a parent without a DEFAULT partition, and both parents have one (the small projects' shared
+    -- partition, revision 0014): the detach then takes an ACCESS EXCLUSIVE lock on the parent for an instant,
+    -- which the maintenance step asks for with a short lock_timeout, and tries again, so that no tenant's query
+    -- waits behind it for long (scopedb.Admin).
     RETURN QUERY
         SELECT o.project_id, a.action, pg_catalog.format(a.template, o.parent, o.part), 0::bigint
           FROM (SELECT i.inhparent::regclass AS parent, c.oid::regclass AS part,
                        pg_catalog.substring(pg_catalog.pg_get_expr(c.relpartbound, c.oid), '(\d+)')::bigint
                            AS project_id,
                        CASE WHEN i.inhparent = 'scopedb_private.fragment_search'::regclass THEN 0 ELSE 1 END AS rank,
-                       i.inhdetachpending AS pending
+                       i.inhdetachpending AS pending,
+                       (SELECT pt.partdefid <> 0 FROM pg_catalog.pg_partitioned_table AS pt
+                         WHERE pt.partrelid = i.inhparent) AS has_default
                   FROM pg_catalog.pg_inherits AS i
                   JOIN pg_catalog.pg_class AS c ON c.oid = i.inhrelid
                  WHERE i.inhparent IN ('scopedb.fragments'::regclass, 'scopedb_private.fragment_search'::regclass))
                AS o
-         CROSS JOIN LATERAL (VALUES (0, 'detach', 'ALTER TABLE %s DETACH PARTITION %s '
-                                        || CASE WHEN o.pending THEN 'FINALIZE' ELSE 'CONCURRENTLY' END),
+         CROSS JOIN LATERAL (VALUES (0, 'detach', 'ALTER TABLE %s DETACH PARTITION %s'
+                                        || CASE WHEN o.pending THEN ' FINALIZE'
+                                                WHEN o.has_default THEN ''
+                                                ELSE ' CONCURRENTLY' END),
                                     (1, 'drop', 'DROP TABLE %2$s')) AS a (step, action, template)
          WHERE o.project_id IS NOT NULL  -- the shared partitions (bound DEFAULT) stay
            AND NOT EXISTS (SELECT FROM scopedb.projects AS pr WHERE pr.id = o.project_id)
@@ -1189,10 +1213,309 @@ BEGIN
         SELECT NULL::bigint, 'drop', pg_catalog.format('DROP TABLE %s', c.oid::regclass), 0::bigint
           FROM pg_catalog.pg_class AS c
          WHERE c.relnamespace = 'scopedb_parts'::regnamespace AND c.relkind = 'r' AND NOT c.relispartition;
+    -- Search groups' partitions: of groups that no longer exist, and of groups declared again, whose copy is stale.
+    RETURN QUERY
+        SELECT NULL::bigint, a.action, pg_catalog.format(a.template, c.oid::regclass), 0::bigint
+          FROM pg_catalog.pg_inherits AS i
+          JOIN pg_catalog.pg_class AS c ON c.oid = i.inhrelid
+          LEFT JOIN scopedb_private.search_groups AS sg
+            ON sg.id = pg_catalog.substring(pg_catalog.pg_get_expr(c.relpartbound, c.oid), '(\d+)')::bigint
+         CROSS JOIN LATERAL (VALUES (0, 'group_detach', 'ALTER TABLE scopedb_private.group_vectors DETACH PARTITION %s '
+                                        || CASE WHEN i.inhdetachpending THEN 'FINALIZE' ELSE 'CONCURRENTLY' END),
+                                    (1, 'group_drop', 'DROP TABLE %s')) AS a (step, action, template)
+         WHERE i.inhparent = 'scopedb_private.group_vectors'::regclass
+           AND (sg.id IS NULL OR sg.state = 'declared')
+         ORDER BY c.oid::regclass::text, a.step;
+    IF threshold IS NULL THEN
+        RETURN;
+    END IF;
+    FOR p IN SELECT sg.id, sg.state FROM scopedb_private.search_groups AS sg WHERE sg.state <> 'ready'
+              ORDER BY sg.id LOOP
+        index_valid := NULL;
+        IF p.state = 'declared' THEN
+            members := ARRAY(SELECT m.project_id FROM scopedb_private.search_group_members AS m WHERE m.group_id = p.id);
+            SELECT pg_catalog.count(*) INTO rows_found
+              FROM scopedb.fragments AS f WHERE f.project_id = ANY (members) AND f.embedding IS NOT NULL;
+            RETURN QUERY SELECT NULL::bigint, 'group_fill',
+                                pg_catalog.format('SELECT scopedb_private.fill_search_group(%s)', p.id), rows_found;
+        ELSE  -- filled: its partition exists; an index a failed build left invalid is dropped and built again
+            SELECT pg_catalog.count(*) INTO rows_found FROM scopedb_private.group_vectors AS v WHERE v.group_id = p.id;
+            SELECT x.indisvalid INTO index_valid
+              FROM pg_catalog.pg_index AS x
+             WHERE x.indexrelid = pg_catalog.to_regclass(
+                       pg_catalog.format('scopedb_parts.group_vectors_%s_embedding_hnsw', p.id));
+            IF index_valid IS FALSE THEN
+                RETURN QUERY SELECT NULL::bigint, 'group_unindex', pg_catalog.format(
+                    'DROP INDEX %sIF EXISTS scopedb_parts.group_vectors_%s_embedding_hnsw', build, p.id), 0::bigint;
+            END IF;
+        END IF;
+        IF p.state = 'declared' OR index_valid IS NOT TRUE THEN
+            RETURN QUERY SELECT NULL::bigint, 'group_hnsw', pg_catalog.format(
+                'CREATE INDEX %sIF NOT EXISTS group_vectors_%s_embedding_hnsw '
+                'ON scopedb_parts.group_vectors_%s USING hnsw (embedding %s) '
+                'WITH (m = 16, ef_construction = 128)', build, p.id, p.id, opclass), rows_found;
+        END IF;
+        RETURN QUERY SELECT NULL::bigint, 'group_ready',
+                            pg_catalog.format('SELECT scopedb_private.search_group_ready(%s)', p.id), 0::bigint;
+    END LOOP;
 END
 $$;
 COMMENT ON FUNCTION scopedb_private.storage_plan(integer, boolean, bigint[]) IS
     'The maintenance actions per-project storage needs now, each with its statement (run outside a transaction).';
+
+-- ---------------------------------------------------------------------------------------------------------------
+-- Search groups
+-- ---------------------------------------------------------------------------------------------------------------
+
+-- A search group (scopedb_private.search_groups, sql/02_schema.sql) has one HNSW index over its members' embedded
+-- fragments, in a partition of scopedb_private.group_vectors of its own. It is made in three maintenance steps,
+-- each a row of storage_plan: fill (this function), the index build (CREATE INDEX, outside a transaction), and
+-- search_group_ready. Filling makes the partition standalone, copies every embedded fragment of the members into
+-- it through the parent (as the owner in an admin session), and attaches it (SHARE UPDATE EXCLUSIVE on the
+-- parent, which no search conflicts with). The members' partitions are locked in SHARE mode first, so no member
+-- writes a fragment while the copy is made (a fragment written meanwhile would be missed): what waits is the
+-- members' writes, and the small projects' if a member lives in the partition they share, for the length of the
+-- copy. Once the partition is attached, the fragments' triggers copy every later change of a member.
+CREATE FUNCTION scopedb_private.fill_search_group(target bigint) RETURNS void
+LANGUAGE plpgsql
+VOLATILE
+SECURITY DEFINER
+SET search_path = pg_catalog, pg_temp
+AS $$
+DECLARE
+    part text := pg_catalog.format('scopedb_parts.group_vectors_%s', target);
+    members bigint[];
+    member bigint;
+BEGIN
+    IF NOT scopedb_private.is_admin_session() THEN
+        RAISE EXCEPTION 'only an admin session may fill a search group' USING ERRCODE = 'insufficient_privilege';
+    END IF;
+    -- The group's row, locked: a member removed meanwhile (which declares the group again) waits for the fill.
+    PERFORM FROM scopedb_private.search_groups AS g WHERE g.id = target AND g.state = 'declared' FOR UPDATE;
+    IF NOT FOUND THEN
+        RAISE EXCEPTION 'no declared search group with id %', target USING ERRCODE = 'no_data_found';
+    END IF;
+    IF pg_catalog.to_regclass(part) IS NOT NULL THEN
+        RAISE EXCEPTION 'search group % still has a partition; the maintenance step drops it first', target
+              USING ERRCODE = 'object_not_in_prerequisite_state';
+    END IF;
+    members := ARRAY(SELECT m.project_id FROM scopedb_private.search_group_members AS m
+                      WHERE m.group_id = target ORDER BY m.project_id);
+    FOREACH member IN ARRAY members LOOP
+        EXECUTE pg_catalog.format('LOCK TABLE %s IN SHARE MODE',
+            COALESCE(pg_catalog.to_regclass(pg_catalog.format('scopedb_parts.fragments_%s', member))::text,
+                     'scopedb_parts.fragments_shared'));
+    END LOOP;
+    EXECUTE pg_catalog.format(
+        'CREATE TABLE %s (LIKE scopedb_private.group_vectors INCLUDING DEFAULTS INCLUDING CONSTRAINTS)', part);
+    -- In key order, as create_project_storage copies: where a row lands owes nothing to where it lay before.
+    EXECUTE pg_catalog.format(
+        'INSERT INTO %s (group_id, project_id, id, embedding, valid_from, valid_to, resource_id, path, fqn, content) '
+        'SELECT %s, f.project_id, f.id, f.embedding, f.valid_from, f.valid_to, f.resource_id, f.path, f.fqn, f.content '
+        '  FROM scopedb.fragments AS f WHERE f.project_id = ANY (%L::bigint[]) AND f.embedding IS NOT NULL '
+        ' ORDER BY f.project_id, f.id', part, target, members);
+    EXECUTE pg_catalog.format('ALTER TABLE %s ENABLE ROW LEVEL SECURITY, FORCE ROW LEVEL SECURITY', part);
+    EXECUTE pg_catalog.format('ALTER TABLE scopedb_private.group_vectors ATTACH PARTITION %s FOR VALUES IN (%s)',
+                              part, target);
+    UPDATE scopedb_private.search_groups AS g SET state = 'filled' WHERE g.id = target;
+END
+$$;
+COMMENT ON FUNCTION scopedb_private.fill_search_group(bigint) IS
+    'Makes a declared search group''s partition of scopedb_private.group_vectors with its members'' embedded fragments.';
+
+-- The last maintenance step of a group: once its HNSW index is built and valid, the group is ready and searches
+-- use it. First it copies any member fragment the copy lacks: the triggers copy a member's new fragments once
+-- the group's partition exists, but a writer whose snapshot predates the group's declaration does not see the
+-- membership (REPEATABLE READ), and such a row would otherwise stay missing from the group's answers. False when
+-- there is nothing to do (the group is already ready, or was declared again meanwhile).
+CREATE FUNCTION scopedb_private.search_group_ready(target bigint) RETURNS boolean
+LANGUAGE plpgsql
+VOLATILE
+SECURITY DEFINER
+SET search_path = pg_catalog, pg_temp
+AS $$
+DECLARE
+    members bigint[];
+BEGIN
+    IF NOT scopedb_private.is_admin_session() THEN
+        RAISE EXCEPTION 'only an admin session may mark a search group ready' USING ERRCODE = 'insufficient_privilege';
+    END IF;
+    PERFORM FROM scopedb_private.search_groups AS g WHERE g.id = target AND g.state = 'filled' FOR UPDATE;
+    IF NOT FOUND THEN
+        RETURN false;
+    END IF;
+    IF NOT EXISTS (SELECT FROM pg_catalog.pg_index AS x
+                    WHERE x.indexrelid = pg_catalog.to_regclass(
+                              pg_catalog.format('scopedb_parts.group_vectors_%s_embedding_hnsw', target))
+                      AND x.indisvalid AND x.indisready) THEN
+        RAISE EXCEPTION 'search group %''s HNSW index is missing or invalid; run the maintenance step again', target
+              USING ERRCODE = 'object_not_in_prerequisite_state';
+    END IF;
+    members := ARRAY(SELECT m.project_id FROM scopedb_private.search_group_members AS m WHERE m.group_id = target);
+    INSERT INTO scopedb_private.group_vectors AS v (group_id, project_id, id, embedding, valid_from, valid_to,
+                                                    resource_id, path, fqn, content)
+    SELECT target, f.project_id, f.id, f.embedding, f.valid_from, f.valid_to, f.resource_id, f.path, f.fqn, f.content
+      FROM scopedb.fragments AS f
+     WHERE f.project_id = ANY (members) AND f.embedding IS NOT NULL
+       AND NOT EXISTS (SELECT FROM scopedb_private.group_vectors AS c
+                        WHERE c.group_id = target AND c.project_id = f.project_id AND c.id = f.id);
+    UPDATE scopedb_private.search_groups AS g SET state = 'ready' WHERE g.id = target;
+    RETURN true;
+END
+$$;
+COMMENT ON FUNCTION scopedb_private.search_group_ready(bigint) IS
+    'Marks a filled search group ready once its HNSW index is valid (copying any member fragment its copy lacks).';
+
+-- A change of a group's members makes its copy wrong (a removed member's rows would stay in the index, an added
+-- member's would be missing): the group is declared again, so no search uses it, and the maintenance step drops
+-- its partition and fills it anew. A member goes when its project is deleted (the foreign key cascades).
+CREATE FUNCTION scopedb_private.redeclare_search_group() RETURNS trigger
+LANGUAGE plpgsql
+SECURITY DEFINER
+SET search_path = pg_catalog, pg_temp
+AS $$
+BEGIN
+    IF TG_OP = 'TRUNCATE' THEN
+        UPDATE scopedb_private.search_groups AS g SET state = 'declared' WHERE g.state <> 'declared';
+        RETURN NULL;
+    END IF;
+    UPDATE scopedb_private.search_groups AS g SET state = 'declared'
+     WHERE g.state <> 'declared'
+       AND g.id IN (CASE WHEN TG_OP <> 'INSERT' THEN OLD.group_id END, CASE WHEN TG_OP <> 'DELETE' THEN NEW.group_id END);
+    RETURN NULL;
+END
+$$;
+COMMENT ON FUNCTION scopedb_private.redeclare_search_group() IS
+    'Sends a search group back to declared when its members change (its copy is filled anew).';
+
+CREATE TRIGGER search_group_members_redeclare
+    AFTER INSERT OR UPDATE OR DELETE ON scopedb_private.search_group_members
+    FOR EACH ROW EXECUTE FUNCTION scopedb_private.redeclare_search_group();
+CREATE TRIGGER search_group_members_redeclare_truncate
+    AFTER TRUNCATE ON scopedb_private.search_group_members
+    FOR EACH STATEMENT EXECUTE FUNCTION scopedb_private.redeclare_search_group();
+
+-- Which ready groups scopedb.nearest_fragments searches for the verified scope, out of `projects` (the call's
+-- projects; each group's index then replaces its members' own): the groups every member of which the scope reads
+-- whole at the present time (scope_whole_project_ids(true): no resource, path or name narrowing, no other
+-- instant) and `projects` names. Only those: a group's index holds every member's rows, and consulted for a scope
+-- that may not see all of them it would answer questions about the rows it may not see (the similarity oracle,
+-- docs/security.md #76). The groups chosen do not overlap (largest first), so no fragment is found twice; `rest`
+-- is what they leave, searched per project. A scope over fewer than two whole projects, or no ready group, gets
+-- no group: then this costs one probe of an owner-only table.
+CREATE FUNCTION scopedb.group_cover(projects bigint[], OUT groups bigint[], OUT rest bigint[])
+LANGUAGE plpgsql
+STABLE
+SECURITY DEFINER
+SET search_path = pg_catalog, pg_temp
+AS $$
+DECLARE
+    whole bigint[];
+    covered bigint[] := '{}';
+    g record;
+BEGIN
+    groups := '{}';
+    rest := projects;
+    IF COALESCE(pg_catalog.cardinality(projects), 0) < 2
+       OR NOT EXISTS (SELECT FROM scopedb_private.search_groups AS sg WHERE sg.state = 'ready') THEN
+        RETURN;
+    END IF;
+    whole := ARRAY(SELECT w FROM pg_catalog.unnest(scopedb.scope_whole_project_ids(true)) AS w
+                    WHERE w = ANY (projects));
+    IF pg_catalog.cardinality(whole) < 2 THEN
+        RETURN;
+    END IF;
+    FOR g IN
+        SELECT c.group_id, mm.members
+          FROM (SELECT DISTINCT m.group_id FROM scopedb_private.search_group_members AS m
+                 WHERE m.project_id = ANY (whole)) AS c
+          JOIN scopedb_private.search_groups AS sg ON sg.id = c.group_id AND sg.state = 'ready'
+         CROSS JOIN LATERAL (SELECT pg_catalog.array_agg(m.project_id) AS members
+                               FROM scopedb_private.search_group_members AS m WHERE m.group_id = c.group_id) AS mm
+         WHERE mm.members <@ whole
+         ORDER BY pg_catalog.cardinality(mm.members) DESC, c.group_id
+    LOOP
+        CONTINUE WHEN g.members && covered;
+        groups := groups || g.group_id;
+        covered := covered || g.members;
+    END LOOP;
+    rest := ARRAY(SELECT p FROM pg_catalog.unnest(projects) AS p WHERE NOT p = ANY (covered));
+END
+$$;
+COMMENT ON FUNCTION scopedb.group_cover(bigint[]) IS
+    'The ready search groups whose every member the verified scope reads whole (and the projects they leave).';
+
+-- The `k` fragments nearest to `query` (cosine) in each of `groups`, through the group's own HNSW index: a strict
+-- iterative scan over the versions valid now, so the filter never starves the answer. A group is searched only if
+-- it is ready and the verified scope reads every member whole at the present time (as group_cover chose it);
+-- any other group id, whatever the caller passes, yields nothing, as one that does not exist does. The copy is
+-- owner-only, so this runs as its owner, with every setting the search depends on pinned (the caller's
+-- hnsw.ef_search, iterative scan or planner switches never reach it): what it returns depends on the members'
+-- rows alone, all of which the scope sees. Rows are returned from the copy (the members' rows that are valid now,
+-- with their content), so nothing is read back from scopedb.fragments.
+CREATE FUNCTION scopedb.group_nearest(groups bigint[], query vector, k integer, ef_search integer,
+                                      max_scan_tuples integer)
+RETURNS TABLE (project_id bigint, id text, resource_id text, path text, fqn text, content text,
+               distance double precision)
+LANGUAGE plpgsql
+VOLATILE
+SECURITY DEFINER
+SET search_path = pg_catalog, pg_temp
+SET plan_cache_mode = auto
+SET enable_partition_pruning = on
+SET constraint_exclusion = off
+SET hnsw.iterative_scan = strict_order
+SET hnsw.ef_search = 20
+SET hnsw.max_scan_tuples = 20000
+AS $$
+DECLARE
+    whole bigint[];
+    g bigint;
+    members bigint[];
+BEGIN
+    IF k IS NULL OR k < 0 OR k > 10000 THEN
+        RAISE EXCEPTION 'k must be between 0 and 10000' USING ERRCODE = 'invalid_parameter_value';
+    END IF;
+    IF COALESCE(pg_catalog.cardinality(groups), 0) = 0 OR query IS NULL OR k = 0 THEN
+        RETURN;
+    END IF;
+    whole := scopedb.scope_whole_project_ids(true);
+    PERFORM pg_catalog.set_config('hnsw.ef_search', GREATEST(LEAST(COALESCE(ef_search, 0), 1000), k, 1)::text, true),
+            pg_catalog.set_config('hnsw.max_scan_tuples', GREATEST(COALESCE(max_scan_tuples, 0), 1)::text, true),
+            pg_catalog.set_config('enable_sort', 'off', true);
+    FOR g IN SELECT DISTINCT u.g FROM pg_catalog.unnest(groups) AS u (g) WHERE u.g IS NOT NULL ORDER BY 1 LOOP
+        members := ARRAY(SELECT m.project_id FROM scopedb_private.search_group_members AS m
+                           JOIN scopedb_private.search_groups AS sg ON sg.id = m.group_id
+                          WHERE m.group_id = g AND sg.state = 'ready');
+        CONTINUE WHEN pg_catalog.cardinality(members) = 0 OR NOT members <@ whole;
+        -- Planned for this group alone (its id a constant of the plan), so only its partition is opened.
+        PERFORM pg_catalog.set_config('plan_cache_mode', 'force_custom_plan', true);
+        RETURN QUERY
+            SELECT v.project_id, v.id, v.resource_id, v.path, v.fqn, v.content,
+                   (v.embedding <=> query)::double precision
+              FROM scopedb_private.group_vectors AS v
+             WHERE v.group_id = g AND v.project_id = ANY (members)
+               AND v.valid_from <= pg_catalog.now() AND (v.valid_to IS NULL OR v.valid_to > pg_catalog.now())
+             ORDER BY v.embedding <=> query, v.project_id, v.id  -- ties as the exact statement breaks them
+             LIMIT k;
+        PERFORM pg_catalog.set_config('plan_cache_mode', 'auto', true);
+    END LOOP;
+END
+$$;
+COMMENT ON FUNCTION scopedb.group_nearest(bigint[], vector, integer, integer, integer) IS
+    'The k nearest valid fragments in each search group whose every member the verified scope reads whole.';
+
+-- The operator <=> is pgvector's, in the schema the extension was installed in, which the function's search_path
+-- must name: pg_catalog first, so nothing there can be shadowed, and pg_temp last.
+DO $$
+BEGIN
+    EXECUTE pg_catalog.format(
+        'ALTER FUNCTION scopedb.group_nearest(bigint[], vector, integer, integer, integer) '
+        'SET search_path = pg_catalog, %I, pg_temp',
+        (SELECT n.nspname FROM pg_catalog.pg_extension AS e
+           JOIN pg_catalog.pg_namespace AS n ON n.oid = e.extnamespace WHERE e.extname = 'vector'));
+END
+$$;
 
 -- ---------------------------------------------------------------------------------------------------------------
 -- Full-text search
@@ -1302,7 +1625,9 @@ COMMENT ON FUNCTION scopedb.text_candidates(tsquery, integer) IS
 -- ---------------------------------------------------------------------------------------------------------------
 
 -- The `k` fragments of `projects` nearest to `query` by `metric` ('cosine', 'l2' or 'inner_product'), always
--- min(k, visible) of them, in one call. For cosine, one statement orders every project of the call by distance:
+-- min(k, visible) of them, in one call. For cosine, the projects of a search group the scope reads whole are
+-- searched through the group's index instead (scopedb.group_cover, scopedb.group_nearest: one search for the
+-- group), and the answers merged with the other projects'. For those, one statement orders them by distance:
 -- a project whose partition has an HNSW index (those past the storage threshold) is read through its own index (a
 -- strict iterative scan, so rows the scope's filters drop do not starve the answer), the others are sorted
 -- exactly, and the merge takes the nearest. Each index holds one project's rows, so what it returns never depends
@@ -1345,6 +1670,8 @@ SET hnsw.max_scan_tuples = 20000
 AS $$
 DECLARE
     found bigint := 0;
+    groups bigint[] := '{}';
+    rest bigint[] := projects;
 BEGIN
     IF k IS NULL OR k < 0 OR k > 10000 THEN
         RAISE EXCEPTION 'k must be between 0 and 10000' USING ERRCODE = 'invalid_parameter_value';
@@ -1358,17 +1685,43 @@ BEGIN
         RETURN;
     END IF;
     IF metric = 'cosine' AND NOT exact THEN
+        -- Search groups the scope reads whole answer for their members, one index search each (group_cover).
+        IF pg_catalog.cardinality(projects) > 1 THEN
+            SELECT c.groups, c.rest INTO groups, rest FROM scopedb.group_cover(projects) AS c;
+        END IF;
         PERFORM pg_catalog.set_config('hnsw.ef_search', GREATEST(LEAST(ef_search, 1000), k, 1)::text, true),
                 pg_catalog.set_config('hnsw.max_scan_tuples', GREATEST(max_scan_tuples, 1)::text, true),
                 pg_catalog.set_config('enable_sort', 'off', true),
                 pg_catalog.set_config('plan_cache_mode', 'force_custom_plan', true);
-        RETURN QUERY
-            SELECT f.project_id, f.id, f.resource_id, f.path, f.fqn, f.content,
-                   (f.embedding <=> query)::double precision, true
-              FROM scopedb.fragments AS f
-             WHERE f.project_id = ANY (projects) AND f.embedding IS NOT NULL
-             ORDER BY f.embedding <=> query, f.project_id, f.id  -- ties as the exact statement breaks them
-             LIMIT k;
+        IF pg_catalog.cardinality(groups) = 0 THEN
+            RETURN QUERY
+                SELECT f.project_id, f.id, f.resource_id, f.path, f.fqn, f.content,
+                       (f.embedding <=> query)::double precision, true
+                  FROM scopedb.fragments AS f
+                 WHERE f.project_id = ANY (projects) AND f.embedding IS NOT NULL
+                 ORDER BY f.embedding <=> query, f.project_id, f.id  -- ties as the exact statement breaks them
+                 LIMIT k;
+        ELSIF COALESCE(pg_catalog.cardinality(rest), 0) = 0 THEN
+            RETURN QUERY
+                SELECT g.project_id, g.id, g.resource_id, g.path, g.fqn, g.content, g.distance, true
+                  FROM scopedb.group_nearest(groups, query, k, ef_search, max_scan_tuples) AS g
+                 ORDER BY g.distance, g.project_id, g.id
+                 LIMIT k;
+        ELSE  -- the groups' answers, and the other projects' merged as above
+            RETURN QUERY
+                SELECT u.project_id, u.id, u.resource_id, u.path, u.fqn, u.content, u.distance, true
+                  FROM (SELECT g.project_id, g.id, g.resource_id, g.path, g.fqn, g.content, g.distance
+                          FROM scopedb.group_nearest(groups, query, k, ef_search, max_scan_tuples) AS g
+                        UNION ALL
+                        (SELECT f.project_id, f.id, f.resource_id, f.path, f.fqn, f.content,
+                                (f.embedding <=> query)::double precision
+                           FROM scopedb.fragments AS f
+                          WHERE f.project_id = ANY (rest) AND f.embedding IS NOT NULL
+                          ORDER BY f.embedding <=> query, f.project_id, f.id
+                          LIMIT k)) AS u
+                 ORDER BY u.distance, u.project_id, u.id
+                 LIMIT k;
+        END IF;
         GET DIAGNOSTICS found = ROW_COUNT;
         IF found >= k THEN
             RETURN;
@@ -1917,29 +2270,90 @@ CREATE TRIGGER fragments_sync_search_update
     REFERENCING NEW TABLE AS changed
     FOR EACH STATEMENT EXECUTE FUNCTION scopedb_private.sync_fragment_search();
 
-CREATE TRIGGER fragments_keep_original
-    BEFORE UPDATE OF tier ON scopedb.fragments
-    FOR EACH ROW EXECUTE FUNCTION scopedb_private.keep_original_content();
-
--- What a foreign key with ON DELETE CASCADE would do for the owner-only copies of a fragment (its tsvector, its
--- archived original), which cannot reference the partitioned fragments table without slowing every new project
--- (sql/02_schema.sql). Statement-level: one set-based delete per statement, whatever removed the rows (the
--- delete functions, or a project's deletion cascading to its fragments).
-CREATE FUNCTION scopedb_private.forget_fragment_copies() RETURNS trigger
+-- Keeps the search groups' copies (scopedb_private.group_vectors) in step with fragments' inserts and updates, as
+-- sync_fragment_search keeps the full-text copy (deletes: forget_fragment_copies). A fragment of a member is copied
+-- into each of its groups that has a partition, i.e. from the moment the maintenance step filled it (the group's
+-- state is not consulted: a transaction's snapshot may predate the fill, the catalog lookup does not); a fragment
+-- whose embedding was removed leaves every copy. Statement-level; a statement of projects in no group costs one
+-- probe of the members table.
+CREATE FUNCTION scopedb_private.sync_group_vectors() RETURNS trigger
 LANGUAGE plpgsql
 SECURITY DEFINER
 SET search_path = pg_catalog, pg_temp
 AS $$
 BEGIN
+    IF NOT EXISTS (SELECT FROM scopedb_private.search_group_members AS m
+                    WHERE m.project_id IN (SELECT c.project_id FROM changed AS c)) THEN
+        RETURN NULL;
+    END IF;
+    INSERT INTO scopedb_private.group_vectors AS v (group_id, project_id, id, embedding, valid_from, valid_to,
+                                                    resource_id, path, fqn, content)
+    SELECT m.group_id, c.project_id, c.id, c.embedding, c.valid_from, c.valid_to, c.resource_id, c.path, c.fqn,
+           c.content
+      FROM changed AS c
+      JOIN scopedb_private.search_group_members AS m ON m.project_id = c.project_id
+     WHERE c.embedding IS NOT NULL
+       AND pg_catalog.to_regclass(pg_catalog.format('scopedb_parts.group_vectors_%s', m.group_id)) IS NOT NULL
+    ON CONFLICT ON CONSTRAINT group_vectors_pkey DO UPDATE
+       SET embedding = EXCLUDED.embedding, valid_from = EXCLUDED.valid_from, valid_to = EXCLUDED.valid_to,
+           resource_id = EXCLUDED.resource_id, path = EXCLUDED.path, fqn = EXCLUDED.fqn, content = EXCLUDED.content
+     -- The vectors compared as arrays: pgvector's own = is not on this function's search_path.
+     WHERE (v.embedding::pg_catalog.float4[], v.valid_from, v.valid_to, v.resource_id, v.path, v.fqn, v.content)
+           IS DISTINCT FROM (EXCLUDED.embedding::pg_catalog.float4[], EXCLUDED.valid_from, EXCLUDED.valid_to,
+                             EXCLUDED.resource_id, EXCLUDED.path, EXCLUDED.fqn, EXCLUDED.content);
+    DELETE FROM scopedb_private.group_vectors AS v
+     USING changed AS c
+     WHERE c.embedding IS NULL AND v.project_id = c.project_id AND v.id = c.id;
+    RETURN NULL;
+END
+$$;
+COMMENT ON FUNCTION scopedb_private.sync_group_vectors() IS
+    'Copies a statement''s new or changed fragments of search group members into their groups'' copies.';
+
+CREATE TRIGGER fragments_sync_groups_insert
+    AFTER INSERT ON scopedb.fragments
+    REFERENCING NEW TABLE AS changed
+    FOR EACH STATEMENT EXECUTE FUNCTION scopedb_private.sync_group_vectors();
+CREATE TRIGGER fragments_sync_groups_update
+    AFTER UPDATE ON scopedb.fragments
+    REFERENCING NEW TABLE AS changed
+    FOR EACH STATEMENT EXECUTE FUNCTION scopedb_private.sync_group_vectors();
+
+CREATE TRIGGER fragments_keep_original
+    BEFORE UPDATE OF tier ON scopedb.fragments
+    FOR EACH ROW EXECUTE FUNCTION scopedb_private.keep_original_content();
+
+-- What a foreign key with ON DELETE CASCADE would do for the owner-only copies of a fragment (its tsvector, its
+-- archived original, its search groups' copies), which cannot reference the partitioned fragments table without
+-- slowing every new project (sql/02_schema.sql). Statement-level: one set-based delete per statement, whatever
+-- removed the rows (the delete functions, or a project's deletion cascading to its fragments). The groups' copies
+-- are removed by key, whatever the groups' members are now. One exception: create_project_storage deletes a
+-- project's rows through the parent to move them into a partition of its own; the rows live on unchanged, so
+-- their groups' copies stay (putting them back would cost an HNSW insertion each). It says so with the setting
+-- scopedb.moving_project, which counts only in an admin session (the app cannot be in one).
+CREATE FUNCTION scopedb_private.forget_fragment_copies() RETURNS trigger
+LANGUAGE plpgsql
+SECURITY DEFINER
+SET search_path = pg_catalog, pg_temp
+AS $$
+DECLARE
+    moving text := NULLIF(pg_catalog.current_setting('scopedb.moving_project', true), '');
+BEGIN
     DELETE FROM scopedb_private.fragment_search AS s
      USING gone AS g WHERE s.project_id = g.project_id AND s.id = g.id;
     DELETE FROM scopedb_private.fragment_originals AS o
      USING gone AS g WHERE o.project_id = g.project_id AND o.id = g.id;
+    IF moving IS NOT NULL AND NOT scopedb_private.is_admin_session() THEN
+        moving := NULL;
+    END IF;
+    DELETE FROM scopedb_private.group_vectors AS v
+     USING gone AS g
+     WHERE v.project_id = g.project_id AND v.id = g.id AND g.project_id::text IS DISTINCT FROM moving;
     RETURN NULL;
 END
 $$;
 COMMENT ON FUNCTION scopedb_private.forget_fragment_copies() IS
-    'Removes the full-text copy and the archived original of a statement''s deleted fragments.';
+    'Removes the full-text copy, the archived original and the search groups'' copies of a statement''s deleted fragments.';
 
 CREATE TRIGGER fragments_forget_copies
     AFTER DELETE ON scopedb.fragments

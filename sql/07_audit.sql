@@ -53,10 +53,11 @@
 --                                    manifest table's digest, differ from what this installation ships
 --   W028 foreign_server_usable       a foreign server scopedb_app may use (it connects out as a mapped role)
 --   E026 partition_out_of_shape      per-project storage not as scopedb makes it: a relation in scopedb_parts that is
---                                    no partition of fragments / fragment_search, a partition elsewhere or holding
---                                    another project, an owner, grant, RLS flag, policy, trigger, rule or index
---                                    scopedb does not give it, a search index on the partition the small projects
---                                    share (judged by rule: partitions come and go)
+--                                    no partition of fragments / fragment_search / group_vectors, a partition
+--                                    elsewhere or holding another project (or search group), an owner, grant, RLS
+--                                    flag, policy, trigger, rule or index scopedb does not give it, a search index
+--                                    on the partition the small projects share, a shared partition of the search
+--                                    groups' copies (judged by rule: partitions come and go)
 --   E029 protected_table_differs     a service table protected with scopedb.protect_table that differs from what it
 --                                    made: row-level security not forced, a policy missing, changed or added, a
 --                                    privilege of a role that can act as scopedb_app added or changed, the owner
@@ -887,10 +888,13 @@ AS $$
     -- E026 per-project storage (scopedb_parts), judged by rule rather than by the manifest: its partitions
     -- come and go with projects. Every relation there is a partition of scopedb.fragments or
     -- scopedb_private.fragment_search named for the one project its bound holds, or the DEFAULT partition the
-    -- small projects share, named <parent>_shared, which gets no index but the cloned ones; every partition of those two is
+    -- small projects share, named <parent>_shared, which gets no index but the cloned ones; or a partition of
+    -- scopedb_private.group_vectors named for the one search group its bound holds (that copy has no shared
+    -- partition: rows of groups without a partition are not copied); every partition of those three is
     -- there; each is owned by scopedb_owner, grants nothing to anyone, has row-level security enabled and forced,
     -- no policy, trigger (but those cloned from its parent) or rule of its own; and its indexes are the ones
-    -- cloned from the parent plus, once built, its own HNSW (fragments) or GIN (full text) index. A partition
+    -- cloned from the parent plus, once built, its own HNSW (fragments, a group's copy) or GIN (full text) index.
+    -- Which projects a group's copy holds is the group's members, a row the audit does not read. A partition
     -- holding a second project, or an index that is not one of these, would be a structure shared or made
     -- outside scopedb's control. (Partitions of deleted projects, and projects without partitions, are the
     -- maintenance step's business: storage_plan lists them in an admin session. The audit sees no project row.)
@@ -899,11 +903,15 @@ AS $$
     SELECT 'error', 'E026', p.kind || ' ' || p.name, p.problem, p.fix
       FROM (SELECT t.kind, t.name, t.problem, t.fix FROM (SELECT 'table' AS kind, c.oid::regclass::text AS name,
                    CASE WHEN i.inhparent IS NULL
-                            THEN 'in scopedb_parts but not a partition of fragments or fragment_search'
+                            THEN 'in scopedb_parts but not a partition of fragments, fragment_search or group_vectors'
                         WHEN c.relnamespace <> 'scopedb_parts'::regnamespace
                             THEN 'a partition of ' || i.inhparent::regclass::text || ' outside scopedb_parts'
                         WHEN c.relkind <> 'r'  -- a partitioned partition would hold sub-partitions scopedb never judges
                             THEN 'not an ordinary table (relkind ' || c.relkind::text || ')'
+                        WHEN c.relname = 'group_vectors_shared'
+                         AND (SELECT pc.relname FROM pg_catalog.pg_class AS pc WHERE pc.oid = i.inhparent)
+                             = 'group_vectors'
+                            THEN 'a partition of the search groups'' copies shared by every group without one'
                         -- Compared as strings: a regular expression built from each partition's name would be
                         -- compiled once per partition (thousands), which dominated the audit's time.
                         -- The small projects' shared partition: <parent>_shared, the DEFAULT partition.
@@ -943,7 +951,7 @@ AS $$
                AND i.inhparent IN (SELECT pc.oid FROM pg_catalog.pg_class AS pc  -- no regclass: an owner that lost
                                     WHERE (pc.relnamespace = 'scopedb'::regnamespace AND pc.relname = 'fragments')
                                        OR (pc.relnamespace = 'scopedb_private'::regnamespace  -- USAGE still audits
-                                           AND pc.relname = 'fragment_search'))
+                                           AND pc.relname IN ('fragment_search', 'group_vectors')))
              WHERE (c.relnamespace = 'scopedb_parts'::regnamespace AND c.relkind IN ('r', 'p', 'v', 'm', 'f', 'S'))
                 OR i.inhparent IS NOT NULL) AS t
              WHERE t.problem IS NOT NULL
@@ -957,7 +965,7 @@ AS $$
               JOIN pg_catalog.pg_class AS c ON c.oid = x.indrelid
              WHERE c.relnamespace = 'scopedb_parts'::regnamespace
                AND NOT EXISTS (SELECT FROM pg_catalog.pg_inherits AS ii WHERE ii.inhrelid = x.indexrelid)
-               AND NOT (ic.relname = c.relname || '_embedding_hnsw' AND c.relname ~ '^fragments_\d+$'
+               AND NOT (ic.relname = c.relname || '_embedding_hnsw' AND c.relname ~ '^(fragments|group_vectors)_\d+$'
                         AND pg_catalog.pg_get_indexdef(x.indexrelid)
                             ~ (' USING hnsw \(embedding ("?[a-z_][a-z0-9_]*"?\.)?vector_cosine_ops\)'
                                || '( WITH \(m=''\d+'', ef_construction=''\d+''\))?$'))

@@ -50,6 +50,31 @@ SELECT scopedb_private.retire_signing_key(%(key_id)s, COALESCE(%(at)s::timestamp
 -- maintain_storage).
 DELETE FROM scopedb.projects WHERE name = %(name)s RETURNING id;
 
+-- name: project_ids_by_name
+-- The ids of the named projects that exist.
+SELECT p.name, p.id FROM scopedb.projects AS p WHERE p.name = ANY (%(names)s::text[]);
+
+-- name: create_search_group
+-- Declares a search group of the given projects (scopedb_private.search_groups); returns its id. The maintenance
+-- step fills its copy and builds its index; until then searches do not use it.
+WITH g AS (INSERT INTO scopedb_private.search_groups (name) VALUES (%(name)s) RETURNING id),
+     m AS (INSERT INTO scopedb_private.search_group_members (project_id, group_id)
+           SELECT p.id, g.id FROM g CROSS JOIN pg_catalog.unnest(%(project_ids)s::bigint[]) AS p (id))
+SELECT g.id FROM g;
+
+-- name: drop_search_group
+-- Removes a search group; its partition is then detached and dropped by the maintenance step.
+DELETE FROM scopedb_private.search_groups AS g WHERE g.name = %(name)s RETURNING g.id;
+
+-- name: search_groups
+-- Every search group, by name, with its members' names and its state (declared, filled or ready).
+SELECT g.id, g.name, g.state,
+       ARRAY(SELECT p.name FROM scopedb_private.search_group_members AS m
+               JOIN scopedb.projects AS p ON p.id = m.project_id
+              WHERE m.group_id = g.id ORDER BY p.name) AS projects
+  FROM scopedb_private.search_groups AS g
+ ORDER BY g.name;
+
 -- name: storage_plan
 -- What per-project storage needs now (scopedb_private.storage_plan): each row an action and its statement.
 SELECT project_id, action, statement, row_count

@@ -21,7 +21,7 @@ import numpy as np
 import psycopg
 import pytest
 
-from scopedb import Fragment
+from scopedb import Fragment, ResourceScope
 from tests.conftest import Tenants
 
 DIM = 384
@@ -61,6 +61,10 @@ PROBES = {
     "b_project": f"SELECT count(*) FROM (SELECT id FROM scopedb.fragments WHERE project_id = %(b)s "
     f"ORDER BY embedding <=> '{Q}' LIMIT 10) AS x",
     "function": f"SELECT id FROM scopedb.nearest_fragments('{Q}', 10, %(both)s, 'cosine', false, 1, 1)",
+    # A search group over A and B (revision 0022), asked for directly, starved: only a scope that reads both
+    # whole may consult its index, so for A's scope it answers nothing whatever B holds.
+    "group": f"SELECT count(*) FROM scopedb.group_nearest(%(groups)s, '{Q}', 10, 1, 1)",
+    "group_cover": "SELECT groups, rest FROM scopedb.group_cover(%(both)s)",
 }
 
 
@@ -94,16 +98,30 @@ def _move_b(tenants: Tenants, center: np.ndarray[Any, Any]) -> None:
                       (_vec(_near(center, 2000 + i, 0.01)), f"b{i}"))  # fmt: skip
 
 
-def _observe(tenants: Tenants) -> dict[str, Any]:
-    params = {"both": [tenants.a.id, tenants.b.id], "a": tenants.a.id, "b": tenants.b.id}
+def _observe(tenants: Tenants, scope: ResourceScope | None = None) -> dict[str, Any]:
+    params = {"both": [tenants.a.id, tenants.b.id], "a": tenants.a.id, "b": tenants.b.id, "groups": _group_ids(tenants)}
     seen: dict[str, Any] = {}
     for n, profile in enumerate(PROFILES):
-        with tenants.db.scoped(tenants.scope("acme/api")) as s:
+        with tenants.db.scoped(scope or tenants.scope("acme/api")) as s:
             for setting in profile:
                 s.execute(setting)
             for name, probe in PROBES.items():
                 seen[f"{n}.{name}"] = sorted(map(tuple, s.execute(probe, params).rows))
     return seen
+
+
+def _values(seen: dict[str, Any], probe: str) -> list[Any]:
+    return [v for k, v in seen.items() if k.endswith(probe)]
+
+
+def _group_ids(tenants: Tenants) -> list[int]:
+    return [g.id for g in tenants.db.admin().search_groups()]
+
+
+def _group(tenants: Tenants) -> None:
+    """A and B in one search group, built and ready (its index holds both projects' vectors)."""
+    tenants.db.admin().create_search_group("a-and-b", ["acme/api", "beta/web"])
+    assert [a.action for a in tenants.db.admin().maintain_storage(threshold=25)][-1] == "group_ready"
 
 
 @pytest.mark.parametrize("layout", LAYOUTS)
@@ -133,6 +151,66 @@ def test_76_a_s_answers_do_not_depend_on_where_b_s_vectors_are(tenants: Tenants,
         assert "fragments_shared" in plan
     else:
         assert f"fragments_{tenants.a.id}_embedding_hnsw" in plan
+
+
+def test_76_a_search_group_over_a_and_b_answers_a_alone_nothing_about_b(tenants: Tenants) -> None:
+    """Revision 0022: one HNSW index over A's and B's vectors, the very structure the oracle needs — for a scope
+    that reads both whole. A's scope reaches it neither through nearest_fragments nor by asking group_nearest for
+    the group's id with a starved search, under every profile: A's observations do not move with B's vectors."""
+    _plant(tenants)
+    _group(tenants)
+    near = _observe(tenants)
+    _move_b(tenants, FAR)  # the group's copy follows B's vectors (its index gets B's new vectors)
+    far = _observe(tenants)
+    assert {k: (near[k], far[k]) for k in near if near[k] != far[k]} == {}
+    assert _values(near, ".group") == [[(0,)]] * len(PROFILES)
+    assert _values(near, ".group_cover") == [[([], [tenants.a.id, tenants.b.id])]] * len(PROFILES)
+    # Control: the scope over both reads the group's index, and B's vectors decide its answer, as they should.
+    both = tenants.scope("acme/api", "beta/web")
+    with tenants.db.scoped(both) as s:
+        assert s.execute(PROBES["group"], {"groups": _group_ids(tenants)}).scalar() == 10
+        moved = {h.fragment.project_name for h in s.search_vector(list(QUERY), limit=10)}
+    _move_b(tenants, QUERY)
+    with tenants.db.scoped(both) as s:
+        back = {h.fragment.project_name for h in s.search_vector(list(QUERY), limit=10)}
+    assert moved == {"acme/api"}
+    assert back == {"beta/web"}
+
+
+def test_76_a_narrowed_scope_over_a_group_s_members_never_consults_its_index(tenants: Tenants) -> None:
+    """A scope over A and B that hides B's rows (a path pattern) is not one the group's index may answer: it
+    holds B's hidden rows. What the narrowed scope observes does not depend on where those hidden rows are."""
+    visible = [
+        Fragment(project=name, id=f"src{i}", content="v", path=f"src/{i}.py", embedding=_near(QUERY, 10 + i, 0.3))
+        for name in ("acme/api", "beta/web")
+        for i in range(20)
+    ]
+    hidden = [Fragment(project="beta/web", id=f"private{i}", content="h", path=f"private/{i}.txt",
+                       embedding=_near(QUERY, 500 + i, 0.01)) for i in range(30)]  # fmt: skip
+    with tenants.db.scoped(tenants.scope("acme/api", "beta/web")) as s:
+        s.ingest_fragments(visible + hidden)
+    _group(tenants)
+    narrowed = tenants.scope("acme/api", "beta/web", include_paths={"src/**"})
+
+    def observe() -> dict[str, Any]:
+        seen = _observe(tenants, narrowed)
+        with tenants.db.scoped(narrowed) as s:
+            seen["search"] = [(h.fragment.project_name, h.fragment.id) for h in s.search_vector(list(QUERY), limit=10)]
+        return seen
+
+    near = observe()
+    with tenants.db.scoped(tenants.scope("beta/web")) as s:
+        for i in range(30):
+            s.execute("UPDATE scopedb.fragments SET embedding = %s::vector WHERE id = %s",
+                      (_vec(_near(FAR, 2000 + i, 0.01)), f"private{i}"))  # fmt: skip
+    far = observe()
+    # B's own index holds B's hidden rows, so a starved scan of it alone (the b_project probe) is #56's residual
+    # inside one project; everything else, the group's probes among it, must not move.
+    moved = {k: (near[k], far[k]) for k in near if near[k] != far[k]}
+    assert {k.split(".", 1)[1] for k in moved} <= {"b_project"}
+    assert len(near["search"]) == 10
+    assert all(i.startswith("src") for _, i in near["search"])
+    assert _values(near, ".group") == [[(0,)]] * len(PROFILES)
 
 
 def test_76_control_a_shared_index_answers_the_question(tenants: Tenants) -> None:

@@ -97,6 +97,28 @@ def test_ingest_then_search_text_vector_and_path(scopedb_server: ScopedbTestServ
     assert _run("--dsn", dsn, "search", "--project", "cli/p", "--text", "canary").stdout == found.stdout
 
 
+def test_search_groups_are_declared_built_listed_and_dropped(scopedb_server: ScopedbTestServer, tmp_path: Path) -> None:
+    dsn = scopedb_server.admin_dsn("postgres")
+    (tmp_path / "a.md").write_text("Groups are searched through one index.")
+    for project in ("cli/g1", "cli/g2"):
+        assert _run("--dsn", dsn, "ingest", str(tmp_path), "--project", project, "--resource", "repo").returncode == 0
+    refused = _run("--dsn", dsn, "groups", "create", "alone", "cli/g1")
+    assert refused.returncode == 2
+    assert refused.stderr.strip().splitlines() == ["scopedb: a search group needs at least two projects"]
+    created = _run("--dsn", dsn, "groups", "create", "cli-pair", "cli/g1", "cli/g2")
+    assert created.returncode == 0, created.stderr
+    assert "cli-pair\tdeclared\tcli/g1, cli/g2" in _run("--dsn", dsn, "groups", "list").stdout
+    built = _run("--dsn", dsn, "storage", "--threshold", "1", "--offline")
+    assert "group_fill" in built.stdout, built.stdout
+    assert "group_ready" in built.stdout, built.stdout
+    assert "cli-pair\tready\tcli/g1, cli/g2" in _run("--dsn", dsn, "groups", "list").stdout
+    assert _run("--dsn", dsn, "groups", "drop", "cli-pair").returncode == 0
+    missing = _run("--dsn", dsn, "groups", "drop", "cli-pair")
+    assert missing.returncode == 2
+    assert "no search group named 'cli-pair'" in missing.stderr
+    assert "cli-pair" not in _run("--dsn", dsn, "groups", "list").stdout
+
+
 @pytest.mark.parametrize(
     ("args", "message"),
     [

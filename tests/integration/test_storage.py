@@ -110,7 +110,12 @@ def test_own_storage_at_creation_and_only_admins_move_storage(tenants: Tenants) 
 
 
 def test_deleting_a_project_drops_its_storage(tenants: Tenants) -> None:
+    """Beside the shared DEFAULT partitions PostgreSQL will not detach concurrently ("cannot detach partitions
+    concurrently when a default partition exists"): a project with partitions of its own could not be deleted
+    until the detach took its brief lock instead."""
+    tenants.db.admin().maintain_storage(threshold=5)
     before = _partitions(tenants.db)
+    assert {f"fragments_{tenants.b.id}", f"fragment_search_{tenants.b.id}"} <= before
     assert tenants.db.admin().delete_project("beta/web") is True
     assert _partitions(tenants.db) == before - {f"fragments_{tenants.b.id}", f"fragment_search_{tenants.b.id}"}
     assert tenants.db.admin().storage_plan(threshold=None) == []
@@ -118,6 +123,40 @@ def test_deleting_a_project_drops_its_storage(tenants: Tenants) -> None:
     assert tenants.db.admin().delete_project("beta/web") is False
     with tenants.db.scoped(tenants.scope("acme/api")) as s:  # A is untouched
         assert s.execute("SELECT count(*) FROM scopedb.fragments").scalar() == tenants.count("fragments", tenants.a)
+
+
+def test_deleting_a_project_makes_other_tenants_wait_an_instant_not_a_transaction(tenants: Tenants) -> None:
+    """The detach asks for its lock for LOCK_TIMEOUT_MS at a time: while A's long transaction holds the parent,
+    the deletion waits, and B's reads go on meanwhile instead of queueing behind the detach until A ends."""
+    gone = tenants.db.admin().create_project("gone/soon", own_storage=True)
+    assert f"fragments_{gone.id}" in _partitions(tenants.db)
+    done = threading.Event()
+    failure: list[BaseException] = []
+
+    def delete() -> None:
+        try:
+            tenants.db.admin().delete_project("gone/soon")
+        except BaseException as exc:  # re-raised below
+            failure.append(exc)
+        finally:
+            done.set()
+
+    with tenants.db.scoped(tenants.scope("acme/api")) as a:
+        a.execute("SELECT count(*) FROM scopedb.fragments")  # holds the parent until A's transaction ends
+        worker = threading.Thread(target=delete)
+        worker.start()
+        time.sleep(0.5)
+        for _ in range(3):
+            started = time.perf_counter()
+            with tenants.db.scoped(tenants.scope("beta/web")) as b:
+                assert b.execute("SELECT count(*) FROM scopedb.fragments").scalar() == 7
+            assert time.perf_counter() - started < 2 * admin_module.LOCK_TIMEOUT_MS / 1000 + 1.0
+        assert not done.is_set()  # still waiting for A
+    worker.join(timeout=30)
+    assert done.is_set()
+    assert not failure
+    assert not {f"fragments_{gone.id}", f"fragment_search_{gone.id}"} & _partitions(tenants.db)
+    assert tenants.db.admin().project("gone/soon") is None
 
 
 def test_creating_a_project_does_not_wait_for_another_tenant_s_open_transaction(tenants: Tenants) -> None:

@@ -18,7 +18,12 @@ from scopedb import Database
 
 SCHEMAS = ["scopedb", "scopedb_private"]
 #: Not per project: replicated to every node. Everything else is distributed by project_id and co-located.
-REFERENCE_TABLES = {"scopedb.projects", "scopedb_private.signing_keys", "scopedb_private.project_names_epoch"}
+REFERENCE_TABLES = {
+    "scopedb.projects",
+    "scopedb_private.signing_keys",
+    "scopedb_private.project_names_epoch",
+    "scopedb_private.search_groups",  # declared by admins, read by every search (docs/scaling.md)
+}
 DISTRIBUTION_COLUMN = "project_id"
 
 _TABLES = """
