@@ -328,10 +328,11 @@ class Admin:
         own rows only, so that no index answers questions about a project a scope may not see). A group's index
         is consulted only by a scope that reads every member whole, at the present time, with no resource, path
         or name narrowing: everything it holds is then visible to that scope. Any other scope searches the
-        members' own indexes as before. Declare the sets your service searches as one (a customer's projects);
-        each costs a second copy of its members' embeddings and an index build. :meth:`maintain_storage` fills
-        the group and builds its index; until then searches do not use it. A member's deletion sends the group
-        back to be filled anew.
+        members' own indexes as before, and so does a scope over the members and a project outside every group
+        (groups answer a search when they cover every project of it). Declare the sets your service searches as
+        one (a customer's projects); each costs a second copy of its members' embeddings and an index build.
+        :meth:`maintain_storage` fills the group and builds its index; until then searches do not use it. A
+        member's deletion sends the group back to be filled anew.
         """
         if isinstance(projects, str):
             raise InvalidArgumentError("projects must be a collection of project names, not one name")

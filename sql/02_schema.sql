@@ -258,6 +258,9 @@ CREATE TABLE scopedb_private.search_groups (
     id          bigint GENERATED ALWAYS AS IDENTITY PRIMARY KEY,
     name        text NOT NULL,
     state       text NOT NULL DEFAULT 'declared',
+    -- The members' ids, in order: what every search reads (search_group_members, which the projects' deletion
+    -- cascades to, is the truth; its trigger keeps this copy). One array read per group instead of a join.
+    members     bigint[] NOT NULL DEFAULT '{}',
     created_at  timestamptz NOT NULL DEFAULT now(),
     CONSTRAINT search_groups_name_key UNIQUE (name),
     CONSTRAINT search_groups_name_check CHECK (name <> '' AND length(name) <= 200 AND name !~ '[[:cntrl:]]'),

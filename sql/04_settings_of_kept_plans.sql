@@ -54,7 +54,7 @@ DECLARE
         'scopedb.forget_note', 'scopedb.search_notes', 'scopedb.fetch_notes', 'scopedb_private.sweep_notes',
         'scopedb_private.note_is_live', 'scopedb_private.refuse_resource_cycle', 'scopedb_private.keep_original_content',
         'scopedb_private.sync_fragment_search', 'scopedb_private.forget_fragment_copies',
-        'scopedb.text_candidates', 'scopedb.nearest_fragments', 'scopedb.group_cover', 'scopedb.group_nearest',
+        'scopedb.text_candidates', 'scopedb.nearest_fragments', 'scopedb.group_nearest',
         'scopedb_private.sync_group_vectors', 'scopedb_private.redeclare_search_group'];
     walks constant text[] := ARRAY[
         'scopedb.graph_walk', 'scopedb.graph_shortest_path', 'scopedb_private.copy_edge_ends'];

@@ -66,8 +66,7 @@ GRANT EXECUTE ON FUNCTION scopedb.reenter_scope(text) TO scopedb_app;
 GRANT EXECUTE ON FUNCTION scopedb.clean_session() TO scopedb_app;
 GRANT EXECUTE ON FUNCTION scopedb.text_candidates(tsquery, integer) TO scopedb_app;
 GRANT EXECUTE ON FUNCTION scopedb.nearest_fragments(vector, integer, bigint[], text, boolean, integer, integer) TO scopedb_app;
--- nearest_fragments calls these as the app: which search groups the scope reads whole, and their answers.
-GRANT EXECUTE ON FUNCTION scopedb.group_cover(bigint[]) TO scopedb_app;
+-- nearest_fragments calls it as the app: the answer of the search groups the scope reads whole.
 GRANT EXECUTE ON FUNCTION scopedb.group_nearest(bigint[], vector, integer, integer, integer) TO scopedb_app;
 GRANT EXECUTE ON FUNCTION scopedb.graph_walk(bigint[], text[], integer, text[]) TO scopedb_app;
 GRANT EXECUTE ON FUNCTION scopedb.graph_shortest_path(bigint[], text, text, integer, text[]) TO scopedb_app;

@@ -93,14 +93,30 @@ def test_a_scope_reading_every_member_whole_searches_the_group_s_index(tenants: 
     assert _keys(hits) == _keys(_hits(tenants, both, q, EXACT))  # the group's answer is the exact one
 
 
-def test_the_group_and_the_other_projects_answers_are_merged(tenants: Tenants, grouped: SearchGroup) -> None:
+def test_a_scope_the_groups_do_not_cover_whole_is_searched_per_project(tenants: Tenants, grouped: SearchGroup) -> None:
+    """gamma/docs is in no group: a scope over the group's members and gamma is searched per project."""
+    q = _unit(np.random.default_rng(100))
+    every = tenants.scope("acme/api", "beta/web", "gamma/docs")
+    hits = _hits(tenants, every, q)
+    assert _from_copy(hits) == {False}
+    assert _keys(hits) == _keys(_hits(tenants, every, q, EXACT))
+
+
+def test_several_groups_that_cover_the_scope_are_searched_and_merged(tenants: Tenants, grouped: SearchGroup) -> None:
+    tenants.db.admin().create_project("delta/ops")
+    _load(tenants, ["delta/ops"], seed=18)
+    second = tenants.db.admin().create_search_group("gamma-and-delta", ["gamma/docs", "delta/ops"])
+    _build(tenants.db)
+    _mark_copy(tenants.db, second)
+    every = tenants.scope("acme/api", "beta/web", "gamma/docs", "delta/ops")
     for seed in range(5):
-        q = _unit(np.random.default_rng(100 + seed))
-        every = tenants.scope("acme/api", "beta/web", "gamma/docs")
+        q = _unit(np.random.default_rng(200 + seed))
         hits = _hits(tenants, every, q)
+        assert _from_copy(hits) == {True}
         assert _keys(hits) == _keys(_hits(tenants, every, q, EXACT))
-        for project, _, content in hits:  # the group's members from its copy, gamma from its own rows
-            assert content.startswith(MARK) == (project != "gamma/docs")
+    assert (
+        len({p for seed in range(5) for p, _, _ in _hits(tenants, every, _unit(np.random.default_rng(200 + seed)))}) > 1
+    )
 
 
 @pytest.mark.parametrize(
@@ -131,15 +147,14 @@ def test_a_scope_over_some_of_the_members_never_consults_the_group(tenants: Tena
         assert len(hits) == 10
         assert _from_copy(hits) == {False}
         assert _keys(hits) == _keys(_hits(tenants, scope, q, EXACT))
+    both = [tenants.a.id, tenants.b.id]
+    direct = "SELECT count(*) FROM scopedb.group_nearest(%s, %s::vector, 10, 40, 1000)"
     with tenants.db.scoped(tenants.scope("acme/api", "gamma/docs")) as s:
-        ids = [tenants.a.id, tenants.b.id]
-        assert s.execute("SELECT * FROM scopedb.group_cover(%s)", (ids,)).rows == [([], ids)]
-        direct = s.execute("SELECT count(*) FROM scopedb.group_nearest(%s, %s::vector, 10, 40, 1000)",
-                           ([grouped.id], str(q))).scalar()  # fmt: skip
-        assert direct == 0  # asked by id, the group still answers only a scope that reads it whole
+        assert s.execute(direct, (both, str(q))).scalar() == 0  # asked for the group, a scope over A alone: nothing
+    with tenants.db.scoped(tenants.scope("acme/api", "beta/web", include_paths={"**"})) as s:
+        assert s.execute(direct, (both, str(q))).scalar() == 0  # patterns, even ones that hide nothing: nothing
     with tenants.db.scoped(tenants.scope("acme/api", "beta/web")) as s:
-        assert s.execute("SELECT count(*) FROM scopedb.group_nearest(%s, %s::vector, 10, 40, 1000)",
-                         ([grouped.id], str(q))).scalar() == 10  # fmt: skip
+        assert s.execute(direct, (both, str(q))).scalar() == 10
 
 
 def test_the_copy_follows_every_change_of_its_members(tenants: Tenants, grouped: SearchGroup) -> None:
@@ -273,8 +288,8 @@ def test_a_declared_group_is_not_searched_until_the_maintenance_step_built_it(te
     admin.maintain_storage(threshold=20)
     admin.create_search_group("pair", ["acme/api", "beta/web"])
     with tenants.db.scoped(tenants.scope("acme/api", "beta/web")) as s:
-        ids = sorted([tenants.a.id, tenants.b.id])
-        assert s.execute("SELECT * FROM scopedb.group_cover(%s)", (ids,)).rows == [([], ids)]
+        assert s.execute("SELECT count(*) FROM scopedb.group_nearest(%s, %s::vector, 10, 40, 1000)",
+                         ([tenants.a.id, tenants.b.id], str([1.0] * DIM))).scalar() == 0  # fmt: skip
     plan = [(a.action, a.row_count) for a in admin.storage_plan(threshold=20)]
     assert plan == [("group_fill", 72), ("group_hnsw", 72), ("group_ready", 0)]  # 30 + 6 embedded each
 
