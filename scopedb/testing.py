@@ -101,6 +101,7 @@ def scopedb_server() -> Iterator[ScopedbTestServer]:
             server = resolve_server(backend="docker", database="postgres")
         else:
             server = start_embedded(stack.enter_context(embedded_home()), database="postgres")
+            _throwaway(server)
         stack.callback(server.stop)
         password = secrets.token_hex(16) if server.backend == "dsn" else None
         yield ScopedbTestServer(server, app_password=password)
@@ -158,6 +159,18 @@ def scopedb_db(scopedb_server: ScopedbTestServer, scopedb_dsn: str) -> Iterator[
 def app_connection(db: Database, *, autocommit: bool = False) -> psycopg.Connection[Any]:
     """A raw connection as the application login of ``db``: what an attacker inside a service would hold."""
     return psycopg.connect(db.app_dsn, autocommit=autocommit)
+
+
+def _throwaway(server: Server) -> None:
+    """Settings for an embedded server whose data is deleted when the session ends: nothing is flushed to disk
+    for durability. A session clones the template hundreds of times, and every checkpoint, the last one at
+    shutdown too, synced each file of every clone: the shutdown alone took a minute after a full run of scopedb's
+    own suite. What the tests observe does not depend on durability (a crash test that needs it kills the server
+    it started itself)."""
+    with psycopg.connect(server.dsn_for("postgres"), autocommit=True) as conn:
+        for setting in ("fsync", "synchronous_commit", "full_page_writes"):
+            conn.execute(sql.SQL("ALTER SYSTEM SET {} = off").format(sql.Identifier(setting)))
+        conn.execute("SELECT pg_reload_conf()")
 
 
 def _create_database(server: ScopedbTestServer, name: str, *, template: str | None = None) -> None:
