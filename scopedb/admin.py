@@ -591,6 +591,9 @@ def _build_memory_mb(action: StorageAction, dimension: int) -> int:
     """maintenance_work_mem for one build: an HNSW graph of ``row_count`` vectors with room to spare."""
     if action.action not in _HNSW_BUILDS:
         return 256
-    per_row = dimension * 4 + 400  # the vector plus its neighbour lists (m = 16: 32 on the base layer)
+    # The vector plus its neighbour lists: a project's index has m = 16 (32 on the base layer), a search
+    # group's m = 24 (48); 8 bytes a neighbour with the layers above, and the tuple's own header.
+    neighbours = 48 if action.action == "group_hnsw" else 32
+    per_row = dimension * 4 + neighbours * 10 + 80
     wanted = action.row_count * per_row * 3 // 2 // (1024 * 1024)
     return max(64, min(MAX_BUILD_MEMORY_MB, wanted))
