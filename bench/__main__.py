@@ -67,9 +67,11 @@ def run(
                 print(f"{name}: {time.perf_counter() - suite_started:.1f} s", file=sys.stderr)
     result["seconds"] = time.perf_counter() - started
     results.mkdir(parents=True, exist_ok=True)
-    name = f"{size}-{projects}p" if projects else size
+    # A run over another number of projects, or of some suites only, is kept beside the size's whole run (its
+    # tables only: the figures are the whole run's), not in its place.
+    name = size + (f"-{projects}p" if projects else "") + (f"-{'-'.join(sorted(only))}" if only else "")
     (results / f"{name}.json").write_text(json.dumps(result, indent=2) + "\n")
-    if not projects:  # the figures are per size; a run over another number of projects keeps its tables only
+    if name == size:
         plots.draw(result, results)
         plots.growth(results)
     if results == RESULTS:

@@ -223,9 +223,9 @@ def tables(result: dict[str, Any]) -> str:
 def update(results: Path = RESULTS, doc: Path = DOC) -> None:
     """Replace the generated part of ``doc`` with tables for every result file present (full, medium, smoke)."""
     sections = []
-    for size in ("full", "full-10000p", "medium", "smoke"):
-        path = results / f"{size}.json"
-        if path.exists():
+    for size in ("full", "medium", "smoke"):
+        # The size's whole run first, then the runs of some suites or over another number of projects.
+        for path in sorted(results.glob(f"{size}*.json"), key=lambda p: (p.stem != size, p.stem)):
             sections.append(tables(json.loads(path.read_text())))
     if (results / "growth.png").exists():
         sections.append(
