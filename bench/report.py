@@ -214,8 +214,8 @@ def tables(result: dict[str, Any]) -> str:
             "",
         ]
     figures = [f"{result['size']}-{name}.png" for name in ("text", "vector", "graph") if name in result]
-    if "--projects" in result["command"]:
-        figures = []
+    if "--projects" in result["command"] or "--only" in result["command"]:
+        figures = []  # the figures are drawn from the size's whole run alone
     out += [f"![{name}](../bench/results/{name})" for name in figures]
     return "\n".join(out) + "\n"
 
