@@ -229,6 +229,17 @@ def test_76_control_a_shared_index_answers_the_question(tenants: Tenants) -> Non
                      f"ORDER BY embedding <=> '{Q}' LIMIT 10) AS x")  # fmt: skip
             counts[where] = conn.execute(probe, (tenants.a.id,)).fetchone()[0]  # type: ignore[index]
             conn.execute("COMMIT")
+            # A build whose entry point lands among B's far rows can leave the two clusters unlinked (see the
+            # test below): the far copy's index is rebuilt until one answers A, at most five times.
+            for _ in range(4 if where == "far" else 0):
+                if counts[where] == 10:
+                    break
+                conn.execute(f"REINDEX TABLE {table}")
+                conn.execute("BEGIN")
+                conn.execute("SET LOCAL enable_seqscan = off; SET LOCAL hnsw.iterative_scan = off; "
+                             "SET LOCAL hnsw.ef_search = 10")  # fmt: skip
+                counts[where] = conn.execute(probe, (tenants.a.id,)).fetchone()[0]  # type: ignore[index]
+                conn.execute("COMMIT")
     assert counts["near"] < counts["far"] == 10
 
 
@@ -252,11 +263,19 @@ def test_76_control_an_index_on_the_shared_partition_would_answer_the_question(t
 
     near = count()
     _move_b(tenants, FAR)
-    with psycopg.connect(tenants.db.dsn, autocommit=True) as conn:
-        # B's old index entries go: rebuilt, not vacuumed (a vacuumed graph searched at ef_search 10 with no
-        # iterative scan came back empty in one run, which has nothing to do with B).
-        conn.execute("REINDEX INDEX scopedb_parts.shared_hnsw")
-    assert near < count() == 10
+    far = 0
+    # B's old index entries go: rebuilt, not vacuumed. An HNSW graph draws its levels at random, and a small one
+    # over two tight clusters can leave them unlinked: searched at ef_search 10 with no iterative scan from an
+    # entry point among B's rows, it finds B's alone, and A counts 0 with B far away too (once in CI). So the
+    # index is rebuilt until one build answers A; a shared index that did not answer the question would never
+    # make A's count differ with B's place.
+    for _ in range(5):
+        with psycopg.connect(tenants.db.dsn, autocommit=True) as conn:
+            conn.execute("REINDEX INDEX scopedb_parts.shared_hnsw")
+        far = count()
+        if far == 10:
+            break
+    assert near < far == 10
     assert any(f.code == "E026" and "shared_hnsw" in f.object for f in tenants.db.admin().audit())
 
 
