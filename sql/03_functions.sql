@@ -1425,8 +1425,7 @@ CREATE TRIGGER search_group_members_redeclare_truncate
 -- that may not see all of them it would answer questions about the rows it may not see (the similarity oracle,
 -- docs/security.md #76). Whatever the caller passes, a scope that does not read the groups whole gets nothing
 -- here, as it would if no group existed. Groups do not overlap in one search (the largest first). A call over
--- fewer than two projects, or in a database with no ready group, costs one probe of the groups and no read of
--- the scope.
+-- fewer than two projects costs nothing; a call in a database with no ready group costs two probes of the groups.
 --
 -- The search is a strict iterative scan of the group's index over the versions valid now (the copy carries the
 -- validity), so the filter never starves the answer; rows are returned from the copy (the content with them),
@@ -1458,39 +1457,55 @@ DECLARE
     chosen bigint[] := '{}';
     covered bigint[] := '{}';
     g record;
+    one record;
 BEGIN
     IF k IS NULL OR k < 0 OR k > 10000 THEN
         RAISE EXCEPTION 'k must be between 0 and 10000' USING ERRCODE = 'invalid_parameter_value';
     END IF;
-    IF COALESCE(pg_catalog.cardinality(projects), 0) < 2 OR query IS NULL OR k = 0
-       OR NOT EXISTS (SELECT FROM scopedb_private.search_groups AS sg WHERE sg.state = 'ready') THEN
+    IF COALESCE(pg_catalog.cardinality(projects), 0) < 2 OR query IS NULL OR k = 0 THEN
         RETURN;
     END IF;
-    -- The call's projects that the scope reads whole. Sets of ids are compared by hashing throughout: the
-    -- array operators (<@, &&) compare element by element, and with thousands of projects took 0.26 s.
-    wanted := ARRAY(SELECT p FROM pg_catalog.unnest(projects) AS p
-                    INTERSECT SELECT w FROM pg_catalog.unnest(scopedb.scope_whole_project_ids(true)) AS w);
-    IF pg_catalog.cardinality(wanted) < 2 THEN
-        RETURN;
-    END IF;
-    -- The ready groups every member of which is wanted (the members' key leads with the project), largest
-    -- first; a group that overlaps one taken is left.
-    FOR g IN SELECT sg.id, sg.members
-               FROM (SELECT m.group_id, pg_catalog.count(*) AS inside FROM scopedb_private.search_group_members AS m
-                      WHERE m.project_id = ANY (wanted) GROUP BY m.group_id) AS c
-               JOIN scopedb_private.search_groups AS sg
-                 ON sg.id = c.group_id AND sg.state = 'ready' AND pg_catalog.cardinality(sg.members) = c.inside
-              ORDER BY c.inside DESC, sg.id LOOP
-        CONTINUE WHEN pg_catalog.cardinality(covered) > 0
-                  AND EXISTS (SELECT x FROM pg_catalog.unnest(g.members) AS x INTERSECT
-                              SELECT y FROM pg_catalog.unnest(covered) AS y);
-        chosen := chosen || g.id;
-        covered := covered || g.members;
-    END LOOP;
-    -- Nothing unless they cover every project of the call (they are disjoint subsets of it).
-    IF pg_catalog.cardinality(covered) = 0
-       OR pg_catalog.cardinality(covered) <> (SELECT pg_catalog.count(DISTINCT p) FROM pg_catalog.unnest(projects) AS p) THEN
-        RETURN;
+    -- The common case in one statement: one ready group whose members are the call's projects (members are kept
+    -- sorted), all read whole by the scope. Choosing through the statements below cost 0.1 ms more a call.
+    SELECT sg.id, sg.members INTO one
+      FROM scopedb_private.search_groups AS sg
+     WHERE sg.state = 'ready'
+       AND sg.members = ARRAY(SELECT DISTINCT p FROM pg_catalog.unnest(projects) AS p ORDER BY p)
+       AND NOT EXISTS (SELECT m FROM pg_catalog.unnest(sg.members) AS m
+                       EXCEPT SELECT w FROM pg_catalog.unnest(scopedb.scope_whole_project_ids(true)) AS w);
+    IF FOUND THEN
+        chosen := ARRAY[one.id];
+        covered := one.members;
+    ELSE
+        IF NOT EXISTS (SELECT FROM scopedb_private.search_groups AS sg WHERE sg.state = 'ready') THEN
+            RETURN;
+        END IF;
+        -- The call's projects that the scope reads whole. Sets of ids are compared by hashing throughout: the
+        -- array operators (<@, &&) compare element by element, and with thousands of projects took 0.26 s.
+        wanted := ARRAY(SELECT p FROM pg_catalog.unnest(projects) AS p
+                        INTERSECT SELECT w FROM pg_catalog.unnest(scopedb.scope_whole_project_ids(true)) AS w);
+        IF pg_catalog.cardinality(wanted) < 2 THEN
+            RETURN;
+        END IF;
+        -- The ready groups every member of which is wanted (the members' key leads with the project), largest
+        -- first; a group that overlaps one taken is left.
+        FOR g IN SELECT sg.id, sg.members
+                   FROM (SELECT m.group_id, pg_catalog.count(*) AS inside FROM scopedb_private.search_group_members AS m
+                          WHERE m.project_id = ANY (wanted) GROUP BY m.group_id) AS c
+                   JOIN scopedb_private.search_groups AS sg
+                     ON sg.id = c.group_id AND sg.state = 'ready' AND pg_catalog.cardinality(sg.members) = c.inside
+                  ORDER BY c.inside DESC, sg.id LOOP
+            CONTINUE WHEN pg_catalog.cardinality(covered) > 0
+                      AND EXISTS (SELECT x FROM pg_catalog.unnest(g.members) AS x INTERSECT
+                                  SELECT y FROM pg_catalog.unnest(covered) AS y);
+            chosen := chosen || g.id;
+            covered := covered || g.members;
+        END LOOP;
+        -- Nothing unless they cover every project of the call (they are disjoint subsets of it).
+        IF pg_catalog.cardinality(covered) = 0
+           OR pg_catalog.cardinality(covered) <> (SELECT pg_catalog.count(DISTINCT p) FROM pg_catalog.unnest(projects) AS p) THEN
+            RETURN;
+        END IF;
     END IF;
     PERFORM pg_catalog.set_config('hnsw.ef_search', GREATEST(LEAST(COALESCE(ef_search, 0), 1000), k, 1)::text, true),
             pg_catalog.set_config('hnsw.max_scan_tuples', GREATEST(COALESCE(max_scan_tuples, 0), 1)::text, true),

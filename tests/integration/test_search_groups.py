@@ -127,8 +127,9 @@ def test_several_groups_that_cover_the_scope_are_searched_and_merged(tenants: Te
         {"include_names": {"x::**"}},
         {"temporal_scope": "all"},
         {"temporal_scope": dt.datetime(2099, 1, 1, tzinfo=dt.UTC)},
+        {"denied_resource_ids": {"r-none"}},
     ],
-    ids=["include_paths", "exclude_paths", "include_names", "all_versions", "another_instant"],
+    ids=["include_paths", "exclude_paths", "include_names", "all_versions", "another_instant", "denied_resource"],
 )
 def test_a_scope_that_does_not_read_the_members_whole_never_consults_the_group(
     tenants: Tenants, grouped: SearchGroup, narrowing: dict[str, Any]
@@ -155,6 +156,21 @@ def test_a_scope_over_some_of_the_members_never_consults_the_group(tenants: Tena
         assert s.execute(direct, (both, str(q))).scalar() == 0  # patterns, even ones that hide nothing: nothing
     with tenants.db.scoped(tenants.scope("acme/api", "beta/web")) as s:
         assert s.execute(direct, (both, str(q))).scalar() == 10
+
+
+def test_the_group_answers_its_members_named_in_any_order_and_repeated(tenants: Tenants, grouped: SearchGroup) -> None:
+    """The one-statement choice (revision 0023) compares the call's projects, sorted and distinct, with the group's
+    members; a call naming them otherwise is the same call. A superset or a subset of the members is not."""
+    q = _unit(np.random.default_rng(4))
+    a, b = tenants.a.id, tenants.b.id
+    direct = "SELECT count(*) FROM scopedb.group_nearest(%s, %s::vector, 10, 40, 1000)"
+    with tenants.db.scoped(tenants.scope("acme/api", "beta/web")) as s:
+        for projects in ([a, b], [b, a], [b, a, b, a]):
+            assert s.execute(direct, (projects, str(q))).scalar() == 10
+        assert s.execute(direct, ([a, a], str(q))).scalar() == 0  # one project of the group: its own index
+    gamma = next(p.id for p in tenants.db.admin().projects() if p.name == "gamma/docs")
+    with tenants.db.scoped(tenants.scope("acme/api", "beta/web", "gamma/docs")) as s:
+        assert s.execute(direct, ([a, b, gamma], str(q))).scalar() == 0  # gamma is in no group
 
 
 def test_the_copy_follows_every_change_of_its_members(tenants: Tenants, grouped: SearchGroup) -> None:
