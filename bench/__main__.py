@@ -15,8 +15,16 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
+from psycopg import sql
+
 from bench import plots, report, requests, suites
-from bench.harness import loaded
+from bench.harness import loaded, memory_settings
+
+
+def _show(conn: Any, name: str) -> str:
+    row = conn.execute(sql.SQL("SHOW {}").format(sql.Identifier(name))).fetchone()
+    return str(row[0]) if row else ""
+
 
 RESULTS = Path(__file__).resolve().parent / "results"
 REPEAT = {"smoke": 15, "medium": 25, "full": 25}
@@ -45,6 +53,7 @@ def run(
             "dim": bench.corpus.dim,
             "projects": len(bench.corpus.projects),
             "machine": f"{platform.machine()}, {platform.python_version()}",
+            "server_settings": {name: _show(bench.owner, name) for name in memory_settings()},
             "command": f"python -m bench --size {size}"
             + (f" --projects {projects}" if projects else "")
             + (f" --only {','.join(sorted(only))}" if only else ""),

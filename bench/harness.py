@@ -7,6 +7,7 @@ by side survive that.
 
 from __future__ import annotations
 
+import os
 import statistics
 import tempfile
 import time
@@ -19,11 +20,12 @@ from pathlib import Path
 from typing import Any
 
 import psycopg
+from psycopg import sql
 
 from bench.corpus import Corpus, plan, search_groups
 from scopedb import Database, Fragment, ResourceScope
 from scopedb.admin import STORAGE_THRESHOLD
-from scopedb.server import start_embedded
+from scopedb.server import Server, start_embedded
 
 
 @dataclass
@@ -88,7 +90,7 @@ def loaded(
     tenants (then build the per-project indexes, and with ``groups`` declare and build the search groups of the
     scopes the suites measure)."""
     with tempfile.TemporaryDirectory() as scratch:
-        server = start_embedded(home or Path(scratch), database="scopedb_bench")
+        server = _tuned(home or Path(scratch))
         corpus = plan(size, projects=projects)
         db = Database(server, pool_size=8)
         try:
@@ -131,6 +133,29 @@ def loaded(
         finally:
             db.close()
             server.stop()
+
+
+def memory_settings() -> dict[str, str]:
+    """The server's memory settings for a benchmark: ``shared_buffers`` a quarter of the machine's memory (at most
+    8 GB) and ``effective_cache_size`` three quarters, the usual starting point for a server PostgreSQL has to
+    itself. The embedded server's default of 128 MB holds a fraction of a 1M-row corpus's indexes (the vector
+    suite's per-project, search-group and baseline HNSW indexes come to about 3 GB), so every search, scopedb's
+    and the baselines' alike, read most of its pages through the kernel; runs before 2026-12-05 used it."""
+    memory_mb = os.sysconf("SC_PAGE_SIZE") * os.sysconf("SC_PHYS_PAGES") // 2**20
+    return {
+        "shared_buffers": f"{min(memory_mb // 4, 8192)}MB",
+        "effective_cache_size": f"{memory_mb * 3 // 4}MB",
+    }
+
+
+def _tuned(home: Path) -> Server:
+    """The embedded server under ``home``, restarted with :func:`memory_settings` (shared_buffers is read at start)."""
+    server = start_embedded(home, database="scopedb_bench")
+    with psycopg.connect(server.dsn, autocommit=True) as conn:
+        for name, value in memory_settings().items():
+            conn.execute(sql.SQL("ALTER SYSTEM SET {} = {}").format(sql.Identifier(name), sql.Literal(value)))
+    server.stop()
+    return start_embedded(home, database="scopedb_bench")
 
 
 LOADERS = 2  # concurrent loading sessions: one per core of the machine the committed runs come from

@@ -25,7 +25,8 @@ def tables(result: dict[str, Any]) -> str:
     out = [
         f"### `{result['command']}` — {result['n']:,} fragments, d={result['dim']}, {result['projects']} projects",
         "",
-        f"Machine: {result['machine']}; the run took {result['seconds']:.0f} s.",
+        f"Machine: {result['machine']}; the run took {result['seconds']:.0f} s."
+        + "".join(f" `{k}` {v}." for k, v in result.get("server_settings", {}).items()),
         "",
     ]
     if "text" in result:
