@@ -62,7 +62,7 @@ def run(
             ("ingest", functools.partial(suites.ingest, bench)),
             ("entry", functools.partial(suites.entry, bench, 20 if quick else 200, seconds=entry_seconds)),
             ("text", functools.partial(suites.text, bench, repeat)),
-            ("vector", functools.partial(suites.vector, bench, 2 if quick else 5, queries)),
+            ("vector", functools.partial(suites.vector, bench, 2 if quick else 10, queries)),
             ("exact_scan", functools.partial(suites.exact_scan, bench, repeat)),
             ("graph", functools.partial(suites.graph, bench, repeat)),
             ("scale", functools.partial(suites.scale, bench, repeat)),
