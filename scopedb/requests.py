@@ -244,8 +244,9 @@ def _answer(
         if failure is None:
             raise ScopedbError("the scoped statement was not sent")
         raise translate(failure) from failure
-    rows = cur.fetchall() if cur.description else []
-    result = Result(columns=tuple(c.name for c in cur.description or ()), rows=rows, rowcount=cur.rowcount)
+    description = cur.description  # a new list of columns on every read: read it once
+    rows = cur.fetchall() if description else []
+    result = Result(columns=tuple(c.name for c in description or ()), rows=rows, rowcount=cur.rowcount)
     read_end(conn, last)
     return result
 

@@ -246,8 +246,9 @@ async def _answer(
         if failure is None:
             raise ScopedbError("the scoped statement was not sent")
         raise translate(failure) from failure
-    rows = await cur.fetchall() if cur.description else []
-    result = Result(columns=tuple(c.name for c in cur.description or ()), rows=rows, rowcount=cur.rowcount)
+    description = cur.description  # a new list of columns on every read: read it once
+    rows = await cur.fetchall() if description else []
+    result = Result(columns=tuple(c.name for c in description or ()), rows=rows, rowcount=cur.rowcount)
     await read_end(conn, last)
     return result
 

@@ -89,8 +89,9 @@ class ScopedSession(SessionState):
             try:
                 with self._conn.cursor() as cur:
                     cur.execute(query, params)
-                    columns = tuple(col.name for col in cur.description or ())
-                    rows = cur.fetchall() if cur.description else []
+                    description = cur.description  # a new list of columns on every read: read it once
+                    columns = tuple(col.name for col in description or ())
+                    rows = cur.fetchall() if description else []
                     return Result(columns=columns, rows=rows, rowcount=cur.rowcount)
             except psycopg.Error as exc:
                 raise translate(exc) from exc

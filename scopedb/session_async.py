@@ -87,8 +87,9 @@ class AsyncScopedSession(SessionState):
             try:
                 async with self._conn.cursor() as cur:
                     await cur.execute(query, params)
-                    columns = tuple(col.name for col in cur.description or ())
-                    rows = await cur.fetchall() if cur.description else []
+                    description = cur.description  # a new list of columns on every read: read it once
+                    columns = tuple(col.name for col in description or ())
+                    rows = await cur.fetchall() if description else []
                     return Result(columns=columns, rows=rows, rowcount=cur.rowcount)
             except psycopg.Error as exc:
                 raise translate(exc) from exc
