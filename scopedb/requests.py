@@ -135,7 +135,9 @@ class Requests:
     def _request(self, scope: ResourceScope, actor: str | None, make: Callable[[SessionState], Steps[T]]) -> T:
         """A one-statement operation in a scoped transaction of its own: one round trip when the scope's resolved
         token is kept (its project ids and names are known, so the statement is built before entry and travels
-        with it, the commit and the cleanup), two otherwise (the entry, then the statement with the end)."""
+        with it and the commit), two otherwise (the entry, then the statement with the commit). ``make`` builds
+        one of scopedb's own searches, never a caller's SQL: the transaction then leaves nothing in the session
+        past its COMMIT, and ends without the cleanup ``run`` sends (see ``send_end``)."""
         if not isinstance(scope, ResourceScope):
             raise ConfigurationError("a request takes a ResourceScope")
         if self.state.scope_entry != "function" or self.state.embedding_dim is None:
@@ -153,7 +155,7 @@ class Requests:
                     operation = make(known)
                     first = first_statement(operation)  # a malformed argument is refused before any I/O
                     try:
-                        result = one_round_trip(conn, first.query, first.params, reentry=kept)
+                        result = one_round_trip(conn, first.query, first.params, reentry=kept, clean=False)
                     except ScopedbError as exc:
                         return fail(operation, exc)
                     if result is not None:
@@ -169,7 +171,7 @@ class Requests:
                     end(conn, "ROLLBACK")
                     raise
                 try:
-                    result = statement_and_end(conn, first.query, first.params)
+                    result = statement_and_end(conn, first.query, first.params, clean=False)
                 except ScopedbError as exc:
                     return fail(operation, exc)
                 return finish(operation, result)
@@ -185,10 +187,12 @@ def one_round_trip(
     token: str = "",
     reentry: Resolved | None = None,
     keep: tuple[ResolvedScopes, str] | None = None,
+    clean: bool = True,
 ) -> Result | None:
     """BEGIN, the entry of ``token`` (or the reentry of a kept token), ``query``, COMMIT and the cleanup in one
-    pipeline. None when the kept token no longer verifies: the statement then ran under no scope (it saw and
-    changed nothing) and the transaction has been ended; the caller enters afresh."""
+    pipeline (without the cleanup when ``clean`` is false: see :func:`send_end`). None when the kept token no
+    longer verifies: the statement then ran under no scope (it saw and changed nothing) and the transaction has
+    been ended; the caller enters afresh."""
     failure: psycopg.Error | None = None
     pending: PendingEntry | None = None
     last = None
@@ -201,7 +205,7 @@ def one_round_trip(
                 else send_entry(conn, token, keep=keep)
             )
             cur.execute(query, params)
-            last = send_end(conn, "COMMIT")
+            last = send_end(conn, "COMMIT", clean=clean)
     except psycopg.Error as exc:
         failure = exc  # the pipeline skipped everything after the failing statement, the end included
     entered = None
@@ -219,15 +223,16 @@ def one_round_trip(
     return _answer(conn, cur, last, failure)
 
 
-def statement_and_end(conn: psycopg.Connection[Any], query: Query, params: Params) -> Result:
-    """In a transaction already entered: ``query``, COMMIT and the cleanup in one pipeline."""
+def statement_and_end(conn: psycopg.Connection[Any], query: Query, params: Params, *, clean: bool = True) -> Result:
+    """In a transaction already entered: ``query``, COMMIT and the cleanup (unless ``clean`` is false: see
+    :func:`send_end`) in one pipeline."""
     failure: psycopg.Error | None = None
     last = None
     cur = conn.cursor()
     try:
         with conn.pipeline():
             cur.execute(query, params)
-            last = send_end(conn, "COMMIT")
+            last = send_end(conn, "COMMIT", clean=clean)
     except psycopg.Error as exc:
         failure = exc
     return _answer(conn, cur, last, failure)

@@ -176,6 +176,57 @@ def test_a_search_is_one_round_trip_on_a_kept_scope_and_two_on_a_new_one(one: Da
         assert s.search_graph("start", depth=2) == graph
 
 
+_SESSION_STATE = (
+    "SELECT current_user::text, session_user::text,"
+    " (SELECT array_agg(name || '=' || setting ORDER BY name) FROM pg_settings),"
+    " (SELECT count(*) FROM pg_cursors), (SELECT count(*) FROM pg_prepared_statements),"
+    " (SELECT count(*) FROM pg_listening_channels()),"
+    " (SELECT count(*) FROM pg_locks WHERE locktype = 'advisory' AND pid = pg_backend_pid())"
+)
+
+
+def _session_state(db: Database) -> tuple[object, ...]:
+    """What the pool's one connection holds between requests: role, every setting, cursors, prepared statements,
+    channels and advisory locks."""
+    with db._pool().connection() as conn:
+        row = conn.execute(_SESSION_STATE).fetchone()
+        CLEAN.add(conn)  # read outside any scoped transaction: lend it on
+    assert row is not None
+    return tuple(row)
+
+
+def test_a_kept_search_request_sends_five_statements_and_leaves_the_session_as_it_found_it(
+    one: Database, tenants: Tenants
+) -> None:
+    """A search request is scopedb's own statement, which changes nothing past its transaction: BEGIN, the role,
+    the reentry, the search and COMMIT, without the cleanup run() sends (clean_session). The session afterwards is
+    the one before it, setting for setting: the searches' settings (hnsw.*, enable_sort, plan_cache_mode, the
+    pinned planner settings, search_path, the scope token) were transaction-local."""
+    scope = tenants.scope("acme/api")
+    unit = [1.0] + [0.0] * (DIM - 1)
+    searches = {
+        "text": lambda: one.search_text(scope, "refresh token"),
+        "vector": lambda: one.search_vector(scope, unit, limit=3),
+        "graph": lambda: one.search_graph(scope, "start", depth=2),
+    }
+    # Keeps the scope (with its names): every search below is one round trip. The cast loads pgvector's library,
+    # whose settings (hnsw.*, ivfflat.*) pg_settings lists from then on, at their defaults.
+    one.run(scope, "SELECT '[1,0]'::vector")
+    before = _session_state(one)  # after run()'s cleanup: the session a request starts from
+    assert before[0] == before[1]  # the login, not scopedb_app
+    for kind, search in searches.items():
+        statements: list[int] = []
+        with counted_round_trips(one, statements) as trips:
+            search()
+        assert (trips, statements) == ([1], [5]), kind
+        assert _session_state(one) == before, kind
+    # A statement of the caller's own is still followed by the cleanup (run: six statements).
+    statements = []
+    with counted_round_trips(one, statements):
+        one.run(scope, "SELECT 1")
+    assert statements == [6]
+
+
 def test_a_request_refuses_bad_arguments_before_sending_and_translates_errors(one: Database, tenants: Tenants) -> None:
     scope = tenants.scope("acme/api")
     one.search_text(scope, "warm")  # keep the scope
