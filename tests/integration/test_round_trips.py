@@ -6,7 +6,7 @@ round trip (one Sync). ``with db.scoped(scope)`` costs one for the entry, one pe
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 
 import pytest
 
@@ -204,7 +204,7 @@ def test_a_kept_search_request_sends_five_statements_and_leaves_the_session_as_i
     pinned planner settings, search_path, the scope token) were transaction-local."""
     scope = tenants.scope("acme/api")
     unit = [1.0] + [0.0] * (DIM - 1)
-    searches = {
+    searches: dict[str, Callable[[], object]] = {
         "text": lambda: one.search_text(scope, "refresh token"),
         "vector": lambda: one.search_vector(scope, unit, limit=3),
         "graph": lambda: one.search_graph(scope, "start", depth=2),
