@@ -7,6 +7,7 @@ round trip (one Sync). ``with db.scoped(scope)`` costs one for the entry, one pe
 from __future__ import annotations
 
 from collections.abc import Callable, Iterator
+from typing import Any
 
 import pytest
 
@@ -47,6 +48,26 @@ def test_run_is_one_round_trip_fresh_and_kept(one: Database, tenants: Tenants) -
         assert s.execute("SELECT id FROM scopedb.fragments ORDER BY id").rows == fresh.rows
 
 
+def _session_state(db: Database, columns: str) -> tuple[Any, ...]:
+    """What the pool's one connection holds between requests, as the next request gets it: ``columns`` (SQL
+    expressions), then the counts of held cursors, prepared statements, channels listened to and advisory locks."""
+    with db._pool().connection() as conn:
+        row = conn.execute(
+            f"SELECT {columns}, (SELECT count(*) FROM pg_cursors), (SELECT count(*) FROM pg_prepared_statements),"
+            " (SELECT count(*) FROM pg_listening_channels()),"
+            " (SELECT count(*) FROM pg_locks WHERE locktype = 'advisory' AND pid = pg_backend_pid())"
+        ).fetchone()
+        CLEAN.add(conn)  # read outside any scoped transaction: lend it on
+    assert row is not None
+    return tuple(row)
+
+
+#: The role and every setting, for comparing a whole session before and after a request.
+_ROLE_AND_SETTINGS = (
+    "current_user::text, session_user::text, (SELECT array_agg(name || '=' || setting ORDER BY name) FROM pg_settings)"
+)
+
+
 def test_a_kept_request_sends_six_statements_and_leaves_the_session_clean(one: Database, tenants: Tenants) -> None:
     """BEGIN, the role, the reentry, the statement, scopedb.clean_session() and COMMIT: the cleanup runs inside the
     transaction (it was COMMIT and six statements after it). Whatever the statement left in the session — a
@@ -63,19 +84,12 @@ def test_a_kept_request_sends_six_statements_and_leaves_the_session_clean(one: D
     one.run(scope, "DECLARE held CURSOR WITH HOLD FOR SELECT 1")
     one.run(scope, "PREPARE kept AS SELECT 1")
     one.run(scope, "LISTEN tenant_channel")
-    with one._pool().connection() as conn:  # the pool's one connection, as the next request gets it
-        state = conn.execute(
-            "SELECT current_setting('scopedb.scope_token', true), current_setting('work_mem'), current_user::text,"
-            " (SELECT count(*) FROM pg_cursors), (SELECT count(*) FROM pg_prepared_statements),"
-            " (SELECT count(*) FROM pg_listening_channels()),"
-            " (SELECT count(*) FROM pg_locks WHERE locktype = 'advisory' AND pid = pg_backend_pid())"
-        ).fetchone()
-        CLEAN.add(conn)
-    assert state is not None
+    state = _session_state(one, "current_setting('scopedb.scope_token', true), current_setting('work_mem'),"
+                                " current_user::text, session_user::text")  # fmt: skip
     assert state[0] in (None, "")
     assert state[1] != "77MB"
-    assert state[2] == conn.info.user
-    assert state[3:] == (0, 0, 0, 0)
+    assert state[2] == state[3]  # the login
+    assert state[4:] == (0, 0, 0, 0)
 
 
 def test_the_pipelined_cleanup_does_what_the_simple_one_does() -> None:
@@ -176,25 +190,6 @@ def test_a_search_is_one_round_trip_on_a_kept_scope_and_two_on_a_new_one(one: Da
         assert s.search_graph("start", depth=2) == graph
 
 
-_SESSION_STATE = (
-    "SELECT current_user::text, session_user::text,"
-    " (SELECT array_agg(name || '=' || setting ORDER BY name) FROM pg_settings),"
-    " (SELECT count(*) FROM pg_cursors), (SELECT count(*) FROM pg_prepared_statements),"
-    " (SELECT count(*) FROM pg_listening_channels()),"
-    " (SELECT count(*) FROM pg_locks WHERE locktype = 'advisory' AND pid = pg_backend_pid())"
-)
-
-
-def _session_state(db: Database) -> tuple[object, ...]:
-    """What the pool's one connection holds between requests: role, every setting, cursors, prepared statements,
-    channels and advisory locks."""
-    with db._pool().connection() as conn:
-        row = conn.execute(_SESSION_STATE).fetchone()
-        CLEAN.add(conn)  # read outside any scoped transaction: lend it on
-    assert row is not None
-    return tuple(row)
-
-
 def test_a_kept_search_request_sends_five_statements_and_leaves_the_session_as_it_found_it(
     one: Database, tenants: Tenants
 ) -> None:
@@ -212,14 +207,14 @@ def test_a_kept_search_request_sends_five_statements_and_leaves_the_session_as_i
     # Keeps the scope (with its names): every search below is one round trip. The cast loads pgvector's library,
     # whose settings (hnsw.*, ivfflat.*) pg_settings lists from then on, at their defaults.
     one.run(scope, "SELECT '[1,0]'::vector")
-    before = _session_state(one)  # after run()'s cleanup: the session a request starts from
+    before = _session_state(one, _ROLE_AND_SETTINGS)  # after run()'s cleanup: the session a request starts from
     assert before[0] == before[1]  # the login, not scopedb_app
     for kind, search in searches.items():
         statements: list[int] = []
         with counted_round_trips(one, statements) as trips:
             search()
         assert (trips, statements) == ([1], [5]), kind
-        assert _session_state(one) == before, kind
+        assert _session_state(one, _ROLE_AND_SETTINGS) == before, kind
     # A statement of the caller's own is still followed by the cleanup (run: six statements).
     statements = []
     with counted_round_trips(one, statements):
