@@ -173,7 +173,8 @@ def test_76_a_search_group_over_a_and_b_answers_a_alone_nothing_about_b(tenants:
 
 def test_76_a_narrowed_scope_over_a_group_s_members_never_consults_its_index(tenants: Tenants) -> None:
     """A scope over A and B that hides B's rows (a path pattern) is not one the group's index may answer: it
-    holds B's hidden rows. What the narrowed scope observes does not depend on where those hidden rows are."""
+    holds B's hidden rows. So the group changes nothing the narrowed scope observes, and when B's hidden rows
+    move, only the probes that read B's own index with the caller's settings may move (#56's residual)."""
     visible = [
         Fragment(project=name, id=f"src{i}", content="v", path=f"src/{i}.py", embedding=_near(QUERY, 10 + i, 0.3))
         for name in ("acme/api", "beta/web")
@@ -183,7 +184,9 @@ def test_76_a_narrowed_scope_over_a_group_s_members_never_consults_its_index(ten
                        embedding=_near(QUERY, 500 + i, 0.01)) for i in range(30)]  # fmt: skip
     with tenants.db.scoped(tenants.scope("acme/api", "beta/web")) as s:
         s.ingest_fragments(visible + hidden)
-    _group(tenants)
+    # B (50 rows, 30 of them hidden from the scope below) gets its own partition and HNSW index; no group yet.
+    built = {(a.project_id, a.action) for a in tenants.db.admin().maintain_storage(threshold=25)}
+    assert (tenants.b.id, "hnsw") in built
     narrowed = tenants.scope("acme/api", "beta/web", include_paths={"src/**"})
 
     def observe() -> dict[str, Any]:
@@ -192,16 +195,21 @@ def test_76_a_narrowed_scope_over_a_group_s_members_never_consults_its_index(ten
             seen["search"] = [(h.fragment.project_name, h.fragment.id) for h in s.search_vector(list(QUERY), limit=10)]
         return seen
 
+    without_group = observe()
+    _group(tenants)
     near = observe()
+    # The same indexes of A and B, now with a ready group over both: not one observation changes.
+    assert {k: (without_group[k], near[k]) for k in near if without_group[k] != near[k]} == {}
     with tenants.db.scoped(tenants.scope("beta/web")) as s:
         for i in range(30):
             s.execute("UPDATE scopedb.fragments SET embedding = %s::vector WHERE id = %s",
                       (_vec(_near(FAR, 2000 + i, 0.01)), f"private{i}"))  # fmt: skip
     far = observe()
-    # B's own index holds B's hidden rows, so a starved scan of it alone (the b_project probe) is #56's residual
-    # inside one project; everything else, the group's probes among it, must not move.
+    # B's own index holds B's hidden rows, so a starved scan that reaches it (the probes without a project
+    # predicate, the one naming both, and B's own) is #56's residual inside one project. What reads the group,
+    # scopedb's own search and A's project alone must not move.
     moved = {k: (near[k], far[k]) for k in near if near[k] != far[k]}
-    assert {k.split(".", 1)[1] for k in moved} <= {"b_project"}
+    assert {k.split(".", 1)[-1] for k in moved} <= {"count", "ids", "both_projects", "b_project"}
     assert len(near["search"]) == 10
     assert all(i.startswith("src") for _, i in near["search"])
     assert _values(near, ".group") == [[(0,)]] * len(PROFILES)
