@@ -47,30 +47,41 @@ RETURNING id;
 -- name: end_cleanup
 -- What a scoped transaction may leave behind in its session, undone before the connection goes back to the pool,
 -- in the same round trip as COMMIT/ROLLBACK: held cursors, every setting (a session-level SET of
--- scopedb.scope_token included), the role (RESET ALL keeps a SET SESSION ROLE), prepared statements, sequence
--- state, LISTENs and session advisory locks. The last row says whether settings are stored for the login itself
--- (ALTER ROLE CURRENT_USER SET ..., which RESET ALL cannot undo): then the caller removes them. Cached plans are
--- kept: the only ones a session holds are scopedb's own functions' (a tenant can create no function, and its
--- prepared statements are deallocated here): those whose plan could depend on a scope's parameters pin
+-- scopedb.scope_token included), the role (RESET ALL keeps a SET SESSION ROLE), the statements prepared by SQL
+-- (PREPARE; the driver's own stay, see scopedb.clean_session), sequence state, LISTENs and session advisory
+-- locks. The last row says whether settings are stored for the login itself (ALTER ROLE CURRENT_USER SET ...,
+-- which RESET ALL cannot undo: then the caller removes them), and names the prepared statements left (the caller
+-- keeps the connection only if every statement the driver prepared is among them). Cached plans are kept: the
+-- only ones a session holds are scopedb's own functions' and statements' (a tenant can create no function, and
+-- its prepared statements are deallocated here): those whose plan could depend on a scope's parameters pin
 -- plan_cache_mode = force_custom_plan, and the graph walks keep a generic plan made under pinned planner settings
 -- (docs/security.md #88); discarding the rest made every transaction plan the scope checks again.
 -- scopedb.clean_session does the same inside a transaction, for pipelined requests (a test holds the two alike).
 CLOSE ALL;
 RESET ALL;
 RESET ROLE;
-DEALLOCATE ALL;
+DO $$
+DECLARE
+    prepared text;
+BEGIN
+    FOR prepared IN SELECT p.name FROM pg_catalog.pg_prepared_statements AS p WHERE p.from_sql LOOP
+        EXECUTE pg_catalog.format('DEALLOCATE %I', prepared);
+    END LOOP;
+END
+$$;
 DISCARD SEQUENCES;
 UNLISTEN *;
 SELECT EXISTS (SELECT FROM pg_catalog.pg_db_role_setting AS s
                 WHERE s.setrole = (SELECT r.oid FROM pg_catalog.pg_roles AS r WHERE r.rolname = session_user)
                   AND s.setdatabase IN (0, (SELECT d.oid FROM pg_catalog.pg_database AS d
                                              WHERE d.datname = pg_catalog.current_database()))),
-       pg_catalog.pg_advisory_unlock_all();
+       pg_catalog.pg_advisory_unlock_all(),
+       ARRAY(SELECT p.name FROM pg_catalog.pg_prepared_statements AS p ORDER BY p.name);
 
 -- name: clean_session
 -- The cleanup of end_cleanup, inside the transaction just before its COMMIT, as one statement (for a pipeline,
 -- where each statement costs about as much as a small query): scopedb.clean_session says why.
-SELECT scopedb.clean_session();
+SELECT c.stored_settings, c.statements FROM scopedb.clean_session() AS c;
 
 -- name: stored_settings
 -- Checked when a connection is made: the settings stored for the login (in every database, or in this one) —
