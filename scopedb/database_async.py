@@ -37,7 +37,7 @@ from scopedb.errors import (
     ScopedbError,
 )
 from scopedb.lifecycle_async import (
-    APP_CONNECTION_OPTIONS,
+    app_connection_options,
     end,
     keep_only_if_clean,
     prepare_connection,
@@ -71,12 +71,14 @@ class AsyncDatabase(AsyncRequests):
         token_ttl_seconds: int = 300,
         pool_size: int = 4,
         scope_entry: ScopeEntry = "function",
+        prepared_statements: bool = True,
     ) -> None:
         self.server = server
         #: The key, the audience and the kept resolved tokens (see :mod:`scopedb.scopestate`).
         self.state = ScopeState(signing_key=signing_key, token_ttl_seconds=token_ttl_seconds, scope_entry=scope_entry)
         self._explicit_app_dsn = app_dsn
         self._pool_size = pool_size
+        self._prepared_statements = prepared_statements
         self._lock = Lock()
         self._admin_lock = threading.Lock()
         self._admin_pool: AdminPool | None = None
@@ -97,6 +99,7 @@ class AsyncDatabase(AsyncRequests):
         token_ttl_seconds: int = 300,
         pool_size: int = 4,
         scope_entry: ScopeEntry = "function",
+        prepared_statements: bool = True,
     ) -> AsyncDatabase:
         """Open the database the resolver finds (see :mod:`scopedb.server`).
 
@@ -106,6 +109,9 @@ class AsyncDatabase(AsyncRequests):
         an app DSN it uses ``dsn`` and refuses to run scoped transactions if that login is privileged.
         Scope tokens are signed with ``signing_key`` (or ``SCOPEDB_SIGNING_KEY``), else with the database's
         active key read through the admin login. Starting a server runs in a worker thread in the async API.
+        scopedb prepares its own statements on the application connections and keeps them from transaction to
+        transaction; pass ``prepared_statements=False`` behind a transaction-pooling PgBouncer older than 1.21
+        (or one without ``max_prepared_statements``), which cannot carry them.
         """
         server = await to_thread(resolve_server, dsn, backend=backend, home=home)
         return cls(
@@ -115,6 +121,7 @@ class AsyncDatabase(AsyncRequests):
             token_ttl_seconds=token_ttl_seconds,
             pool_size=pool_size,
             scope_entry=scope_entry,
+            prepared_statements=prepared_statements,
         )
 
     @property
@@ -332,14 +339,15 @@ class AsyncDatabase(AsyncRequests):
             if self._closed:
                 raise ScopedbError("the database has been closed")
             if self._app_pool is None:
+                app_dsn = await self.checked_app_dsn()
                 pool: AsyncConnectionPool[psycopg.AsyncConnection[Any]] = AsyncRecentFirstPool(
-                    await self.checked_app_dsn(),
+                    app_dsn,
                     min_size=1,
                     max_size=self._pool_size,
                     open=False,
                     timeout=30.0,
                     name="scopedb-app",
-                    kwargs=dict(APP_CONNECTION_OPTIONS),
+                    kwargs=app_connection_options(app_dsn, prepared_statements=self._prepared_statements),
                     configure=prepare_connection,
                     reset=keep_only_if_clean,
                 )

@@ -67,12 +67,12 @@ def send_entry(
     CLEAN.discard(conn)
     quiet = conn.cursor()  # one cursor for the statements whose answers nobody reads: a cursor each cost ~7 µs
     for statement in lead:
-        quiet.execute(statement)
+        quiet.execute(statement, prepare=True)
     # The entry's answer carries the resolved token and the projects' names too (a kept token keeps the names, so
     # a later request on it needs no lookup): ``names`` costs no statement of its own.
-    entered = conn.execute(sqlfiles.query("session", "enter_scope"), {"token": token})
+    entered = conn.execute(sqlfiles.query("session", "enter_scope"), {"token": token}, prepare=True)
     for statement in trail:
-        quiet.execute(statement)
+        quiet.execute(statement, prepare=True)
     return PendingEntry(entered, keep=keep)
 
 
@@ -83,8 +83,8 @@ def send_reentry(conn: psycopg.Connection[Any], token: str, *, names: bool = Tru
     CLEAN.discard(conn)
     quiet = conn.cursor()  # as in send_entry
     for statement in BEGIN_AS_APP:
-        quiet.execute(statement)
-    entered = conn.execute(sqlfiles.query("session", "reenter_scope"), {"token": token})
+        quiet.execute(statement, prepare=True)
+    entered = conn.execute(sqlfiles.query("session", "reenter_scope"), {"token": token}, prepare=True)
     named = conn.execute(sqlfiles.query("session", "scope_projects")) if names else None
     return PendingEntry(entered, names=named, reentry=True)
 

@@ -65,12 +65,12 @@ async def send_entry(
     CLEAN.discard(conn)
     quiet = conn.cursor()  # one cursor for the statements whose answers nobody reads: a cursor each cost ~7 µs
     for statement in lead:
-        await quiet.execute(statement)
+        await quiet.execute(statement, prepare=True)
     # The entry's answer carries the resolved token and the projects' names too (a kept token keeps the names, so
     # a later request on it needs no lookup): ``names`` costs no statement of its own.
-    entered = await conn.execute(sqlfiles.query("session", "enter_scope"), {"token": token})
+    entered = await conn.execute(sqlfiles.query("session", "enter_scope"), {"token": token}, prepare=True)
     for statement in trail:
-        await quiet.execute(statement)
+        await quiet.execute(statement, prepare=True)
     return PendingEntry(entered, keep=keep)
 
 
@@ -81,8 +81,8 @@ async def send_reentry(conn: psycopg.AsyncConnection[Any], token: str, *, names:
     CLEAN.discard(conn)
     quiet = conn.cursor()  # as in send_entry
     for statement in BEGIN_AS_APP:
-        await quiet.execute(statement)
-    entered = await conn.execute(sqlfiles.query("session", "reenter_scope"), {"token": token})
+        await quiet.execute(statement, prepare=True)
+    entered = await conn.execute(sqlfiles.query("session", "reenter_scope"), {"token": token}, prepare=True)
     named = await conn.execute(sqlfiles.query("session", "scope_projects")) if names else None
     return PendingEntry(entered, names=named, reentry=True)
 

@@ -8,6 +8,10 @@ discards any other, so a transaction interrupted mid-COMMIT never hands its sess
 from __future__ import annotations
 
 import logging
+import os
+import sys
+from collections.abc import Sequence
+from dataclasses import dataclass
 from typing import Any, Literal
 
 import psycopg
@@ -20,9 +24,46 @@ from scopedb.vectors import teach_query_vectors
 
 log = logging.getLogger("scopedb.database")
 
-#: Options of every application pool: no server-side prepared statements, because the cleanup after each
-#: transaction (DEALLOCATE ALL) and a transaction-pooling PgBouncer both drop them behind the driver's back.
-APP_CONNECTION_OPTIONS: dict[str, Any] = {"autocommit": True, "prepare_threshold": None}
+#: A prepare threshold no statement reaches by repetition: the driver then prepares a statement only when asked
+#: to (``prepare=True``), which scopedb does for BEGIN, the role, COMMIT and the statements of
+#: :data:`scopedb.sqlfiles.KEPT` alone, never for a caller's SQL nor a text carrying a token or a literal.
+ONLY_WHEN_ASKED = sys.maxsize
+
+
+def app_connection_options(app_dsn: str, *, prepared_statements: bool = True) -> dict[str, Any]:
+    """Options of every application pool's connections. With ``prepared_statements``, scopedb's own statements
+    are prepared on the server once per connection and kept from transaction to transaction (about 0.1-0.2 ms of
+    a search request: no parsing, no planning); without, nothing is prepared, as a transaction-pooling PgBouncer
+    before 1.21 (or one without ``max_prepared_statements``) requires.
+
+    A kept plan carries the JIT decision made when it was planned, perhaps in another tenant's transaction under
+    its ``jit_above_cost``; the session therefore starts with ``jit = off`` (a startup option, which ``RESET ALL``
+    returns to), and a plan compiles nothing unless the transaction running it turned JIT on itself."""
+    if not prepared_statements:
+        return {"autocommit": True, "prepare_threshold": None}
+    # Added to the options the DSN (or PGOPTIONS) already gives, which an ``options`` argument would replace.
+    given = psycopg.conninfo.conninfo_to_dict(app_dsn).get("options") or os.environ.get("PGOPTIONS") or ""
+    options = f"{given} -c jit=off".strip()
+    return {"autocommit": True, "prepare_threshold": ONLY_WHEN_ASKED, "options": options}
+
+
+def driver_statements(conn: psycopg.AsyncConnection[Any]) -> frozenset[str]:
+    """The names of the statements the driver believes prepared on ``conn``'s session. psycopg has no public list:
+    its cache is read here, in one place, and a test holds it to the server's own view."""
+    return frozenset(name.decode() for name in conn._prepared._names.values())
+
+
+def _keep_if_intact(conn: psycopg.AsyncConnection[Any], expected: frozenset[str], present: Sequence[str]) -> None:
+    """Mark ``conn`` clean only if every statement the driver believed prepared before the cleanup is still on the
+    server. SQL cannot prepare a statement under the driver's names, but it can remove one (``DEALLOCATE name``,
+    or ``DEALLOCATE ALL`` inside a function, out of the driver's sight); the driver would then send the next
+    tenant's statement to a name that is gone, or that a ``PREPARE`` took over. Such a connection is discarded."""
+    missing = expected.difference(present or ())
+    if missing:
+        log.warning("a transaction removed %d prepared statement(s) of the driver; the connection is discarded",
+                    len(missing))  # fmt: skip
+        return
+    CLEAN.add(conn)
 
 
 async def keep_only_if_clean(conn: psycopg.AsyncConnection[Any]) -> None:
@@ -36,67 +77,86 @@ async def keep_only_if_clean(conn: psycopg.AsyncConnection[Any]) -> None:
 async def end(conn: psycopg.AsyncConnection[Any], statement: Literal["COMMIT", "ROLLBACK"]) -> None:
     """End the scoped transaction and clean the session (``end_cleanup`` in ``sql/queries/session.sql``) in one
     round trip; a failed COMMIT raises, after cleaning up. Anything that interrupts the end (KeyboardInterrupt, a
-    cancelled task) leaves the connection unmarked, to be discarded."""
+    cancelled task) leaves the connection unmarked, to be discarded, as does a transaction that removed one of
+    the driver's prepared statements (:func:`_keep_if_intact`)."""
+    expected = driver_statements(conn)
     try:
-        await end_cleanup(conn, statement)
+        present = await end_cleanup(conn, statement)
     except psycopg.Error as exc:
         await quietly_roll_back(conn, entry=False)
         try:
-            await end_cleanup(conn)
+            present = await end_cleanup(conn)
         except psycopg.Error:
             await conn.close()  # the pool replaces a closed connection rather than lend out a dirty one
             if statement == "COMMIT":
                 raise translate(exc) from exc
             return
-        CLEAN.add(conn)
+        _keep_if_intact(conn, expected, present)
         if statement == "COMMIT":
             raise translate(exc) from exc
         log.debug("rollback failed: %s", type(exc).__name__)
         return
-    CLEAN.add(conn)
+    _keep_if_intact(conn, expected, present)
 
 
-async def end_cleanup(conn: psycopg.AsyncConnection[Any], statement: Literal["COMMIT", "ROLLBACK", ""] = "") -> None:
+async def end_cleanup(
+    conn: psycopg.AsyncConnection[Any], statement: Literal["COMMIT", "ROLLBACK", ""] = ""
+) -> list[str]:
     """Run ``statement`` (if any) and the session cleanup as one string; remove settings found stored for the
-    login (see :func:`refuse_stored_settings`)."""
+    login (see :func:`refuse_stored_settings`). Returns the names of the prepared statements left."""
     cleanup = sqlfiles.query("session", "end_cleanup")
     cur = await conn.execute(f"{statement}; {cleanup}" if statement else cleanup)
     while cur.nextset():
-        pass  # the last result is the stored-settings check
-    stored = await cur.fetchone()
-    if stored is not None and stored[0]:
+        pass  # the last result is the stored-settings check and the statements left
+    row = await cur.fetchone()
+    assert row is not None
+    if row[0]:
         await remove_stored_settings(conn)
+    return list(row[2] or ())
+
+
+@dataclass
+class Ending:
+    """An end queued by :func:`send_end`: the cursor that answers it, and (when the cleanup was queued) the
+    statements the driver believed prepared just before it."""
+
+    cursor: psycopg.AsyncCursor[Any]
+    prepared: frozenset[str] | None = None
 
 
 async def send_end(
     conn: psycopg.AsyncConnection[Any], statement: Literal["COMMIT", "ROLLBACK"], *, clean: bool = True
-) -> psycopg.AsyncCursor[Any]:
+) -> Ending:
     """Queue the session cleanup and ``statement`` in the caller's open pipeline, behind the transaction's own
     statements: the end then costs no round trip of its own, and two statements (``scopedb.clean_session``, inside
-    the transaction, says why). Returns the cursor of the cleanup (whether settings are stored for the login), for
-    :func:`read_end` once the pipeline has synced; if anything before it failed, the pipeline skipped the rest,
-    and the caller ends with :func:`end` instead.
+    the transaction, says why). Returns what :func:`read_end` needs once the pipeline has synced; if anything
+    before it failed, the pipeline skipped the rest, and the caller ends with :func:`end` instead.
 
-    ``clean=False`` queues ``statement`` alone, and returns its cursor: only for a transaction whose statements
-    are all scopedb's own searches (the requests' ``search_text``, ``search_vector`` and ``search_graph``). They
-    change nothing that outlives the transaction (their settings are transaction-local: ``set_config(..., true)``,
-    SET LOCAL, the functions' SET clauses; they leave no cursor open, and prepare, listen, lock or store
-    nothing), and the session was clean when the transaction began, so the cleanup would undo nothing; it costs
-    a statement (about 60 µs of a request, client and server)."""
+    ``clean=False`` queues ``statement`` alone: only for a transaction whose statements are all scopedb's own
+    searches (the requests' ``search_text``, ``search_vector`` and ``search_graph``). They change nothing that
+    outlives the transaction (their settings are transaction-local: ``set_config(..., true)``, SET LOCAL, the
+    functions' SET clauses; they leave no cursor open, and prepare (by SQL), listen, lock or store nothing), and
+    the session was clean when the transaction began, so the cleanup would undo nothing; it costs a statement
+    (about 60 µs of a request, client and server)."""
     if not clean:
-        return await conn.execute(statement)
-    cleaned = await conn.execute(sqlfiles.query("session", "clean_session"))
-    await conn.execute(statement)
-    return cleaned
+        return Ending(await conn.execute(statement, prepare=True))
+    prepared = driver_statements(conn)
+    cleaned = await conn.execute(sqlfiles.query("session", "clean_session"), prepare=True)
+    await conn.execute(statement, prepare=True)
+    return Ending(cleaned, prepared)
 
 
-async def read_end(conn: psycopg.AsyncConnection[Any], last: psycopg.AsyncCursor[Any]) -> None:
-    """Finish an end sent by :func:`send_end`: remove settings found stored for the login (when the cleanup ran:
-    its cursor has the answer; the end statement's has no rows), mark the connection clean."""
-    stored = await last.fetchone() if last.description is not None else None
-    if stored is not None and stored[0]:
+async def read_end(conn: psycopg.AsyncConnection[Any], last: Ending) -> None:
+    """Finish an end sent by :func:`send_end`: when the cleanup ran, remove settings found stored for the login
+    and check the driver's prepared statements (:func:`_keep_if_intact`); mark the connection clean."""
+    if last.prepared is None:
+        CLEAN.add(conn)
+        return
+    row = await last.cursor.fetchone()
+    assert row is not None
+    if row[0]:
         await remove_stored_settings(conn)
-    CLEAN.add(conn)
+    _keep_if_intact(conn, last.prepared, row[1])
 
 
 async def refuse_stored_settings(conn: psycopg.AsyncConnection[Any]) -> None:

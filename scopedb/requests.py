@@ -17,10 +17,11 @@ from typing import Any, NoReturn, TypeVar
 import psycopg
 from psycopg_pool import ConnectionPool, PoolTimeout
 
+from scopedb import sqlfiles
 from scopedb.backends.base import GraphResult, TextHit, VectorHit
 from scopedb.entry import Entered, PendingEntry, read_entry, send_entry, send_reentry
 from scopedb.errors import ConfigurationError, DatabaseUnavailableError, InvalidSignatureError, ScopedbError, translate
-from scopedb.lifecycle import end, read_end, send_end
+from scopedb.lifecycle import Ending, end, read_end, send_end
 from scopedb.resolved import Resolved, ResolvedScopes
 from scopedb.retrieval import Metric, search_graph_steps, search_text_steps, search_vector_steps
 from scopedb.scope import ResourceScope
@@ -155,7 +156,14 @@ class Requests:
                     operation = make(known)
                     first = first_statement(operation)  # a malformed argument is refused before any I/O
                     try:
-                        result = one_round_trip(conn, first.query, first.params, reentry=kept, clean=False)
+                        result = one_round_trip(
+                            conn,
+                            first.query,
+                            first.params,
+                            reentry=kept,
+                            clean=False,
+                            prepare=sqlfiles.is_kept(first.query),
+                        )
                     except ScopedbError as exc:
                         return fail(operation, exc)
                     if result is not None:
@@ -171,7 +179,9 @@ class Requests:
                     end(conn, "ROLLBACK")
                     raise
                 try:
-                    result = statement_and_end(conn, first.query, first.params, clean=False)
+                    result = statement_and_end(
+                        conn, first.query, first.params, clean=False, prepare=sqlfiles.is_kept(first.query)
+                    )
                 except ScopedbError as exc:
                     return fail(operation, exc)
                 return finish(operation, result)
@@ -188,11 +198,13 @@ def one_round_trip(
     reentry: Resolved | None = None,
     keep: tuple[ResolvedScopes, str] | None = None,
     clean: bool = True,
+    prepare: bool = False,
 ) -> Result | None:
     """BEGIN, the entry of ``token`` (or the reentry of a kept token), ``query``, COMMIT and the cleanup in one
     pipeline (without the cleanup when ``clean`` is false: see :func:`send_end`). None when the kept token no
     longer verifies: the statement then ran under no scope (it saw and changed nothing) and the transaction has
-    been ended; the caller enters afresh."""
+    been ended; the caller enters afresh. ``prepare``: keep ``query`` prepared in the session (only the statements
+    of :data:`scopedb.sqlfiles.KEPT`, never a caller's SQL)."""
     failure: psycopg.Error | None = None
     pending: PendingEntry | None = None
     last = None
@@ -204,7 +216,7 @@ def one_round_trip(
                 if reentry is not None
                 else send_entry(conn, token, keep=keep)
             )
-            cur.execute(query, params)
+            cur.execute(query, params, prepare=prepare)
             last = send_end(conn, "COMMIT", clean=clean)
     except psycopg.Error as exc:
         failure = exc  # the pipeline skipped everything after the failing statement, the end included
@@ -223,15 +235,17 @@ def one_round_trip(
     return _answer(conn, cur, last, failure)
 
 
-def statement_and_end(conn: psycopg.Connection[Any], query: Query, params: Params, *, clean: bool = True) -> Result:
+def statement_and_end(
+    conn: psycopg.Connection[Any], query: Query, params: Params, *, clean: bool = True, prepare: bool = False
+) -> Result:
     """In a transaction already entered: ``query``, COMMIT and the cleanup (unless ``clean`` is false: see
-    :func:`send_end`) in one pipeline."""
+    :func:`send_end`) in one pipeline (``prepare`` as in :func:`one_round_trip`)."""
     failure: psycopg.Error | None = None
     last = None
     cur = conn.cursor()
     try:
         with conn.pipeline():
-            cur.execute(query, params)
+            cur.execute(query, params, prepare=prepare)
             last = send_end(conn, "COMMIT", clean=clean)
     except psycopg.Error as exc:
         failure = exc
@@ -241,7 +255,7 @@ def statement_and_end(conn: psycopg.Connection[Any], query: Query, params: Param
 def _answer(
     conn: psycopg.Connection[Any],
     cur: psycopg.Cursor[Any],
-    last: psycopg.Cursor[Any] | None,
+    last: Ending | None,
     failure: psycopg.Error | None,
 ) -> Result:
     if failure is not None or last is None:

@@ -15,10 +15,11 @@ from typing import Any, NoReturn, TypeVar
 import psycopg
 from psycopg_pool import AsyncConnectionPool, PoolTimeout
 
+from scopedb import sqlfiles
 from scopedb.backends.base import GraphResult, TextHit, VectorHit
 from scopedb.entry_async import Entered, PendingEntry, read_entry, send_entry, send_reentry
 from scopedb.errors import ConfigurationError, DatabaseUnavailableError, InvalidSignatureError, ScopedbError, translate
-from scopedb.lifecycle_async import end, read_end, send_end
+from scopedb.lifecycle_async import Ending, end, read_end, send_end
 from scopedb.resolved import Resolved, ResolvedScopes
 from scopedb.retrieval import Metric, search_graph_steps, search_text_steps, search_vector_steps
 from scopedb.scope import ResourceScope
@@ -157,7 +158,14 @@ class AsyncRequests:
                     operation = make(known)
                     first = first_statement(operation)  # a malformed argument is refused before any I/O
                     try:
-                        result = await one_round_trip(conn, first.query, first.params, reentry=kept, clean=False)
+                        result = await one_round_trip(
+                            conn,
+                            first.query,
+                            first.params,
+                            reentry=kept,
+                            clean=False,
+                            prepare=sqlfiles.is_kept(first.query),
+                        )
                     except ScopedbError as exc:
                         return fail(operation, exc)
                     if result is not None:
@@ -173,7 +181,9 @@ class AsyncRequests:
                     await end(conn, "ROLLBACK")
                     raise
                 try:
-                    result = await statement_and_end(conn, first.query, first.params, clean=False)
+                    result = await statement_and_end(
+                        conn, first.query, first.params, clean=False, prepare=sqlfiles.is_kept(first.query)
+                    )
                 except ScopedbError as exc:
                     return fail(operation, exc)
                 return finish(operation, result)
@@ -190,11 +200,13 @@ async def one_round_trip(
     reentry: Resolved | None = None,
     keep: tuple[ResolvedScopes, str] | None = None,
     clean: bool = True,
+    prepare: bool = False,
 ) -> Result | None:
     """BEGIN, the entry of ``token`` (or the reentry of a kept token), ``query``, COMMIT and the cleanup in one
     pipeline (without the cleanup when ``clean`` is false: see :func:`send_end`). None when the kept token no
     longer verifies: the statement then ran under no scope (it saw and changed nothing) and the transaction has
-    been ended; the caller enters afresh."""
+    been ended; the caller enters afresh. ``prepare``: keep ``query`` prepared in the session (only the statements
+    of :data:`scopedb.sqlfiles.KEPT`, never a caller's SQL)."""
     failure: psycopg.Error | None = None
     pending: PendingEntry | None = None
     last = None
@@ -206,7 +218,7 @@ async def one_round_trip(
                 if reentry is not None
                 else send_entry(conn, token, keep=keep)
             )
-            await cur.execute(query, params)
+            await cur.execute(query, params, prepare=prepare)
             last = await send_end(conn, "COMMIT", clean=clean)
     except psycopg.Error as exc:
         failure = exc  # the pipeline skipped everything after the failing statement, the end included
@@ -226,16 +238,16 @@ async def one_round_trip(
 
 
 async def statement_and_end(
-    conn: psycopg.AsyncConnection[Any], query: Query, params: Params, *, clean: bool = True
+    conn: psycopg.AsyncConnection[Any], query: Query, params: Params, *, clean: bool = True, prepare: bool = False
 ) -> Result:
     """In a transaction already entered: ``query``, COMMIT and the cleanup (unless ``clean`` is false: see
-    :func:`send_end`) in one pipeline."""
+    :func:`send_end`) in one pipeline (``prepare`` as in :func:`one_round_trip`)."""
     failure: psycopg.Error | None = None
     last = None
     cur = conn.cursor()
     try:
         async with conn.pipeline():
-            await cur.execute(query, params)
+            await cur.execute(query, params, prepare=prepare)
             last = await send_end(conn, "COMMIT", clean=clean)
     except psycopg.Error as exc:
         failure = exc
@@ -245,7 +257,7 @@ async def statement_and_end(
 async def _answer(
     conn: psycopg.AsyncConnection[Any],
     cur: psycopg.AsyncCursor[Any],
-    last: psycopg.AsyncCursor[Any] | None,
+    last: Ending | None,
     failure: psycopg.Error | None,
 ) -> Result:
     if failure is not None or last is None:

@@ -17,7 +17,7 @@ import psycopg
 from pgvector.psycopg.vector import register_vector_info
 from psycopg.types import TypeInfo
 
-from scopedb import aliases, deletes, steps
+from scopedb import aliases, deletes, sqlfiles, steps
 from scopedb._compat import Lock
 from scopedb.backends.base import GraphResult, TextHit, VectorHit
 from scopedb.entry import Entered
@@ -83,12 +83,17 @@ class ScopedSession(SessionState):
 
         Driver errors come back as scopedb errors (a refused write is a :class:`ScopeViolationError`).
         """
+        return self._execute(query, params, prepare=False)
+
+    def _execute(self, query: Query, params: Params, *, prepare: bool) -> Result:
+        """:meth:`execute`; ``prepare`` keeps the statement prepared in the session (only the statements of
+        :data:`scopedb.sqlfiles.KEPT`)."""
         with self._lock:
             if self._closed:
                 raise SessionClosedError()
             try:
                 with self._conn.cursor() as cur:
-                    cur.execute(query, params)
+                    cur.execute(query, params, prepare=prepare)
                     description = cur.description  # a new list of columns on every read: read it once
                     columns = tuple(col.name for col in description or ())
                     rows = cur.fetchall() if description else []
@@ -104,7 +109,7 @@ class ScopedSession(SessionState):
             while True:
                 if isinstance(step, Statement):
                     try:
-                        result = self.execute(step.query, step.params)
+                        result = self._execute(step.query, step.params, prepare=sqlfiles.is_kept(step.query))
                     except ScopedbError as exc:
                         step = operation.throw(exc)
                         continue

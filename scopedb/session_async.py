@@ -15,7 +15,7 @@ import psycopg
 from pgvector.psycopg.vector import register_vector_info
 from psycopg.types import TypeInfo
 
-from scopedb import aliases, deletes, steps
+from scopedb import aliases, deletes, sqlfiles, steps
 from scopedb._acompat import Lock
 from scopedb.backends.base import GraphResult, TextHit, VectorHit
 from scopedb.entry_async import Entered
@@ -81,12 +81,17 @@ class AsyncScopedSession(SessionState):
 
         Driver errors come back as scopedb errors (a refused write is a :class:`ScopeViolationError`).
         """
+        return await self._execute(query, params, prepare=False)
+
+    async def _execute(self, query: Query, params: Params, *, prepare: bool) -> Result:
+        """:meth:`execute`; ``prepare`` keeps the statement prepared in the session (only the statements of
+        :data:`scopedb.sqlfiles.KEPT`)."""
         async with self._lock:
             if self._closed:
                 raise SessionClosedError()
             try:
                 async with self._conn.cursor() as cur:
-                    await cur.execute(query, params)
+                    await cur.execute(query, params, prepare=prepare)
                     description = cur.description  # a new list of columns on every read: read it once
                     columns = tuple(col.name for col in description or ())
                     rows = await cur.fetchall() if description else []
@@ -102,7 +107,7 @@ class AsyncScopedSession(SessionState):
             while True:
                 if isinstance(step, Statement):
                     try:
-                        result = await self.execute(step.query, step.params)
+                        result = await self._execute(step.query, step.params, prepare=sqlfiles.is_kept(step.query))
                     except ScopedbError as exc:
                         step = operation.throw(exc)
                         continue

@@ -264,8 +264,9 @@ def create_engine(db: Database, **kwargs: Any) -> sa.Engine:
     """An engine on ``db``'s application login (checked, as :meth:`Database.scoped` checks it, to be unable to
     leave a scope: not superuser, not BYPASSRLS, not the owner).
 
-    Server-side prepared statements are off, because each connection is cleaned with ``DEALLOCATE ALL`` when it
-    goes back to the pool and because a transaction-pooling PgBouncer may sit in between. ``kwargs`` go to
+    Server-side prepared statements are off: SQLAlchemy's statements are the service's own SQL, which may carry a
+    tenant's literals, and a prepared statement's text stays readable in the session (pg_prepared_statements) for
+    whoever uses the connection next; a transaction-pooling PgBouncer may also sit in between. ``kwargs`` go to
     :func:`sqlalchemy.create_engine` (``pool_size``, ``echo``...).
     """
     app_dsn = db.checked_app_dsn()

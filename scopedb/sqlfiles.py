@@ -85,3 +85,31 @@ def query(concern: str, name: str) -> LiteralString:
         return _query_file(concern)[name]
     except (KeyError, FileNotFoundError):
         raise ConfigurationError(f"no query {name!r} in sql/queries/{concern}.sql") from None
+
+
+#: The statements of scopedb a pooled session keeps prepared from request to request (with
+#: ``Database(prepared_statements=True)``, the default), besides BEGIN, the role and COMMIT: the entry, the end and
+#: the searches. Each only calls scopedb's functions (none reads a table itself, and every function is parallel
+#: unsafe), so a plan kept for one has no scan, join or worker whose shape a tenant's planner settings could choose
+#: for the next tenant on the connection (the sibling of docs/security.md #88; a test explains each with
+#: GENERIC_PLAN), and their parameters carry every value (a caller's SQL may carry a tenant's literals, which the
+#: next user of the session could read back from pg_prepared_statements: it is never kept).
+KEPT: tuple[tuple[str, str], ...] = (
+    ("session", "enter_scope"),
+    ("session", "reenter_scope"),
+    ("session", "clean_session"),
+    ("retrieval", "search_text"),
+    ("retrieval", "nearest"),
+    ("retrieval", "graph_walk"),
+    ("retrieval", "graph_shortest_path"),
+)
+
+
+@functools.cache
+def _kept_texts() -> frozenset[str]:
+    return frozenset(query(concern, name) for concern, name in KEPT)
+
+
+def is_kept(text: object) -> bool:
+    """Whether ``text`` is one of the statements in :data:`KEPT`, word for word."""
+    return isinstance(text, str) and text in _kept_texts()

@@ -12,7 +12,7 @@ from tests.conftest import Tenants
 
 LEFTOVERS = """
 SELECT (SELECT count(*) FROM pg_cursors),
-       (SELECT count(*) FROM pg_prepared_statements),
+       (SELECT count(*) FROM pg_prepared_statements WHERE from_sql),
        (SELECT count(*) FROM pg_locks WHERE locktype = 'advisory' AND pid = pg_backend_pid()),
        (SELECT count(*) FROM pg_listening_channels())
 """
