@@ -11,6 +11,7 @@ import pytest
 
 from scopedb import Database, Fragment, ResourceScope
 from scopedb.admin import Project, Resource
+from scopedb.server import Server
 
 DATA_TABLES = ("projects", "resources", "resource_links", "fragments")
 
@@ -46,6 +47,12 @@ class Tenants:
 
     def scope(self, *names: str, **kwargs: Any) -> ResourceScope:
         return ResourceScope(project_names=set(names), **kwargs)
+
+    def one_connection(self, **options: Any) -> Database:
+        """Another Database over the tenants' database whose pool holds exactly one application connection, so
+        consecutive transactions share one server session (``options`` go to :class:`Database`)."""
+        server = Server(dsn=self.db.dsn, backend=self.db.server.backend)
+        return Database(server, app_dsn=self.db.app_dsn, pool_size=1, **options)
 
     def admin_rows(self, table: str, where: str = "true") -> list[tuple[Any, ...]]:
         """Rows as the superuser/owner sees them: the ground truth the app's view is checked against."""

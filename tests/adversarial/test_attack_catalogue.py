@@ -148,7 +148,7 @@ def test_role_defaults_the_app_may_store_for_itself_are_inert(tenants: Tenants) 
         s.execute("ALTER ROLE CURRENT_USER SET row_security = off")
         s.execute("ALTER ROLE CURRENT_USER SET search_path = public")
     assert any(f.code == "W017" and "scopedb_app" in f.object for f in tenants.db.admin().audit())
-    fresh = _single_connection_db(tenants)
+    fresh = tenants.one_connection()
     try:
         with fresh.scoped(tenants.scope("acme/api")) as s:
             assert s.execute("SHOW row_security").scalar() == "on"
@@ -338,13 +338,8 @@ def test_data_modifying_ctes_and_returning_reach_nothing_of_b(tenants: Tenants) 
 # State carried from one pooled transaction to the next -----------------------------------------------------------
 
 
-def _single_connection_db(tenants: Tenants) -> Database:
-    server = Server(dsn=tenants.db.dsn, backend=tenants.db.server.backend)
-    return Database(server, app_dsn=tenants.db.app_dsn, pool_size=1)
-
-
 def test_a_held_cursor_of_b_does_not_survive_into_a_s_transaction(tenants: Tenants) -> None:
-    db = _single_connection_db(tenants)
+    db = tenants.one_connection()
     try:
         with db.scoped(tenants.scope("beta/web")) as victim:
             victim.execute("DECLARE victim_rows CURSOR WITH HOLD FOR SELECT content FROM scopedb.fragments")
@@ -359,7 +354,7 @@ def test_a_held_cursor_of_b_does_not_survive_into_a_s_transaction(tenants: Tenan
 
 
 def test_a_prepared_statement_of_b_does_not_survive_into_a_s_transaction(tenants: Tenants) -> None:
-    db = _single_connection_db(tenants)
+    db = tenants.one_connection()
     try:
         with db.scoped(tenants.scope("beta/web")) as victim:
             victim.execute("PREPARE victim_query AS SELECT content FROM scopedb.fragments")
@@ -384,7 +379,7 @@ def test_a_prepared_statement_is_filtered_by_the_scope_it_runs_in(tenants: Tenan
 
 
 def test_session_settings_locks_and_listens_do_not_survive(tenants: Tenants) -> None:
-    db = _single_connection_db(tenants)
+    db = tenants.one_connection()
     try:
         with db.scoped(tenants.scope("beta/web")) as victim:
             token = victim.execute("SELECT current_setting('scopedb.scope_token')").scalar()
@@ -435,13 +430,13 @@ def test_a_tenants_planner_settings_do_not_shape_the_walk_plan_the_next_tenant_g
     with tenants.db.scoped(tenants.scope("acme/api")) as s:
         s.ingest_graph([NodeIn("acme/api", "a1", kind="module")], [])
     victim = tenants.scope("beta/web")
-    fresh = _single_connection_db(tenants)
+    fresh = tenants.one_connection()
     try:
         unshaped = _walk_scans(fresh, victim)
     finally:
         fresh.close()
     assert all(index > 0 for _, _, index in unshaped), unshaped  # the check below compares index plans
-    db = _single_connection_db(tenants)
+    db = tenants.one_connection()
     try:
         with db.scoped(tenants.scope("acme/api")) as attacker:
             attacker.execute(

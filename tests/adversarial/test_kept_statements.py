@@ -23,7 +23,6 @@ import pytest
 from scopedb import Database, sqlfiles
 from scopedb.entry import BEGIN_AS_APP
 from scopedb.errors import QueryError
-from scopedb.server import Server
 from tests.conftest import Tenants
 
 LITERAL = "tenant-literal-7731"
@@ -44,8 +43,7 @@ def _as_sent(text: str) -> str:
 @pytest.fixture
 def one(tenants: Tenants) -> Iterator[Database]:
     """A Database over the tenants' database with a pool of exactly one application connection."""
-    db = Database(Server(dsn=tenants.db.dsn, backend=tenants.db.server.backend), app_dsn=tenants.db.app_dsn,
-                  pool_size=1)  # fmt: skip
+    db = tenants.one_connection()
     try:
         yield db
     finally:
@@ -84,8 +82,7 @@ def test_the_session_keeps_scopedb_s_own_statements_and_never_a_caller_s_text(on
 
 
 def test_without_prepared_statements_the_session_keeps_none(tenants: Tenants) -> None:
-    db = Database(Server(dsn=tenants.db.dsn, backend=tenants.db.server.backend), app_dsn=tenants.db.app_dsn,
-                  pool_size=1, prepared_statements=False)  # fmt: skip
+    db = tenants.one_connection(prepared_statements=False)
     try:
         for _ in range(8):
             db.search_text(tenants.scope("acme/api"), "refresh")

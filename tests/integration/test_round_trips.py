@@ -15,7 +15,6 @@ from bench.requests import counted_round_trips
 from scopedb import Database, Fragment, ResourceScope, sqlfiles
 from scopedb.errors import InvalidArgumentError, PermissionDeniedError, QueryError
 from scopedb.logins import CLEAN
-from scopedb.server import Server
 from tests.async_bridge import AsyncBridge
 from tests.conftest import Tenants
 
@@ -25,8 +24,7 @@ DIM = 384
 @pytest.fixture
 def one(tenants: Tenants) -> Iterator[Database]:
     """A Database over the tenants' database with a pool of exactly one application connection."""
-    db = Database(Server(dsn=tenants.db.dsn, backend=tenants.db.server.backend), app_dsn=tenants.db.app_dsn,
-                  pool_size=1)  # fmt: skip
+    db = tenants.one_connection()
     try:
         db.run(tenants.scope("acme/api"), "SELECT 1")  # opens the pool, learns the key and the audience
         yield db
