@@ -27,7 +27,7 @@ from scopedb.retrieval import Metric, search_graph_steps, search_text_steps, sea
 from scopedb.scope import ResourceScope
 from scopedb.scopestate import ScopeState
 from scopedb.session import ScopedSession
-from scopedb.steps import Params, Query, Result, SessionState, Statement, Steps
+from scopedb.steps import Params, Query, Result, SessionState, Statement, Steps, column_names
 
 T = TypeVar("T")
 
@@ -263,9 +263,9 @@ def _answer(
         if failure is None:
             raise ScopedbError("the scoped statement was not sent")
         raise translate(failure) from failure
-    description = cur.description  # a new list of columns on every read: read it once
-    rows = cur.fetchall() if description else []
-    result = Result(columns=tuple(c.name for c in description or ()), rows=rows, rowcount=cur.rowcount)
+    columns = column_names(cur)
+    rows = cur.fetchall() if columns is not None else []
+    result = Result(columns=columns or (), rows=rows, rowcount=cur.rowcount)
     read_end(conn, last)
     return result
 

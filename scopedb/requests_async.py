@@ -25,7 +25,7 @@ from scopedb.retrieval import Metric, search_graph_steps, search_text_steps, sea
 from scopedb.scope import ResourceScope
 from scopedb.scopestate import ScopeState
 from scopedb.session_async import AsyncScopedSession
-from scopedb.steps import Params, Query, Result, SessionState, Statement, Steps
+from scopedb.steps import Params, Query, Result, SessionState, Statement, Steps, column_names
 
 T = TypeVar("T")
 
@@ -265,9 +265,9 @@ async def _answer(
         if failure is None:
             raise ScopedbError("the scoped statement was not sent")
         raise translate(failure) from failure
-    description = cur.description  # a new list of columns on every read: read it once
-    rows = await cur.fetchall() if description else []
-    result = Result(columns=tuple(c.name for c in description or ()), rows=rows, rowcount=cur.rowcount)
+    columns = column_names(cur)
+    rows = await cur.fetchall() if columns is not None else []
+    result = Result(columns=columns or (), rows=rows, rowcount=cur.rowcount)
     await read_end(conn, last)
     return result
 

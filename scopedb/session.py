@@ -41,7 +41,7 @@ from scopedb.retrieval import (
     subgraph_steps,
 )
 from scopedb.scope import ResourceScope
-from scopedb.steps import Params, Query, Result, SessionState, Statement, Steps
+from scopedb.steps import Params, Query, Result, SessionState, Statement, Steps, column_names
 from scopedb.vectors import VECTOR_READY
 
 T = TypeVar("T")
@@ -94,10 +94,9 @@ class ScopedSession(SessionState):
             try:
                 with self._conn.cursor() as cur:
                     cur.execute(query, params, prepare=prepare)
-                    description = cur.description  # a new list of columns on every read: read it once
-                    columns = tuple(col.name for col in description or ())
-                    rows = cur.fetchall() if description else []
-                    return Result(columns=columns, rows=rows, rowcount=cur.rowcount)
+                    columns = column_names(cur)
+                    rows = cur.fetchall() if columns is not None else []
+                    return Result(columns=columns or (), rows=rows, rowcount=cur.rowcount)
             except psycopg.Error as exc:
                 raise translate(exc) from exc
 

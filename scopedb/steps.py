@@ -16,7 +16,9 @@ from collections.abc import Generator, Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, LiteralString, TypeVar
 
+import psycopg
 from psycopg import sql
+from psycopg.pq import ExecStatus
 
 from scopedb import sqlfiles
 from scopedb.errors import ScopedbError
@@ -58,6 +60,21 @@ class Result:
     def dicts(self) -> list[dict[str, Any]]:
         """Rows as dictionaries keyed by column name."""
         return [dict(zip(self.columns, row, strict=True)) for row in self.rows]
+
+
+#: Result statuses that carry rows (and so columns), as psycopg's ``Cursor.description`` reads them.
+_ROWS = (ExecStatus.TUPLES_OK, ExecStatus.SINGLE_TUPLE, ExecStatus.TUPLES_CHUNK)
+
+
+def column_names(cur: psycopg.Cursor[Any] | psycopg.AsyncCursor[Any]) -> tuple[str, ...] | None:
+    """The column names of a psycopg cursor's current result (sync or async); None when it returned no rows,
+    as ``cur.description`` is. Read from the result itself: the description makes a ``Column`` per column, type
+    lookup included, on every read (14 µs for a search's eight columns, against 2 µs here, per request)."""
+    res = cur.pgresult
+    if res is None or not (res.nfields or res.status in _ROWS):
+        return None
+    encoding = cur.connection.info.encoding
+    return tuple(name.decode(encoding) if (name := res.fname(i)) else f"column_{i + 1}" for i in range(res.nfields))
 
 
 @dataclass(frozen=True)

@@ -15,6 +15,7 @@ from bench.requests import counted_round_trips
 from scopedb import Database, Fragment, ResourceScope, sqlfiles
 from scopedb.errors import InvalidArgumentError, PermissionDeniedError, QueryError
 from scopedb.logins import CLEAN
+from scopedb.testing import app_connection
 from tests.async_bridge import AsyncBridge
 from tests.conftest import Tenants
 
@@ -145,6 +146,36 @@ def test_run_commits_writes(one: Database, tenants: Tenants) -> None:
                       "VALUES (%s, 'run-1', 'written by run') RETURNING id", (tenants.a.id,))  # fmt: skip
     assert written.rows == [("run-1",)]
     assert tenants.admin_rows("fragments", "id = 'run-1'") != []
+
+
+@pytest.mark.parametrize(
+    "statement",
+    [
+        'SELECT id, content AS "inhalt ä", 1 + 1 FROM scopedb.fragments ORDER BY id LIMIT 2',
+        "SELECT",  # rows of no columns
+        "SELECT id FROM scopedb.fragments WHERE false",  # columns, no rows
+        "UPDATE scopedb.fragments SET tier = tier WHERE false",  # a command: no columns at all
+    ],
+)
+def test_results_name_their_columns_as_the_driver_describes_them(
+    one: Database, tenants: Tenants, statement: str
+) -> None:
+    """The requests read the column names from the result itself (scopedb.steps.column_names), not from
+    psycopg's description; both must say the same, in ``run`` and in a scoped block, for every kind of result."""
+    scope = tenants.scope("acme/api")
+    with app_connection(tenants.db) as conn, conn.cursor() as cur:  # the driver's own view, as the app
+        tenants.db.enter_scope(conn, scope)
+        cur.execute(statement)
+        described = None if cur.description is None else tuple(c.name for c in cur.description)
+        expected_rows = cur.fetchall() if cur.description is not None else []
+    for result in (one.run(scope, statement), _in_block(one, scope, statement)):
+        assert result.columns == (described or ())
+        assert result.rows == expected_rows
+
+
+def _in_block(db: Database, scope: ResourceScope, statement: str) -> Any:
+    with db.scoped(scope) as s:
+        return s.execute(statement)
 
 
 def test_a_kept_token_that_no_longer_verifies_is_replaced_within_the_same_call(one: Database, tenants: Tenants) -> None:
