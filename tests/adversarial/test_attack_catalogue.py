@@ -19,7 +19,6 @@ from scopedb.aliases import DatabaseResourceRegistry
 from scopedb.errors import InvalidArgumentError, PermissionDeniedError, ScopeViolationError
 from scopedb.ingest import EdgeIn, Fragment, NodeIn
 from scopedb.notes import NoteStore
-from scopedb.server import Server
 from scopedb.session import ScopedSession
 from tests.conftest import Tenants
 
@@ -533,8 +532,7 @@ def test_another_session_s_token_is_not_visible_in_pg_stat_activity(tenants: Ten
     """Every app connection uses the same login, so a session can read the others' last query text in
     pg_stat_activity — including a victim's idle-in-transaction session right after it entered its scope. A token
     there could be replayed within its lifetime, so scopedb sends tokens only as bind parameters."""
-    server = Server(dsn=tenants.db.dsn, backend=tenants.db.server.backend)
-    victim_db = Database(server, app_dsn=tenants.db.app_dsn, pool_size=1, scope_entry=entry)  # type: ignore[arg-type]
+    victim_db = tenants.one_connection(scope_entry=entry)
     entered = threading.Event()
     release = threading.Event()
 

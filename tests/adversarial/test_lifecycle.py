@@ -91,7 +91,7 @@ def test_60_a_commit_interrupted_by_keyboardinterrupt_never_returns_a_dirty_conn
     """The sync path had the same hole under KeyboardInterrupt (a real SIGINT, delivered during the COMMIT)."""
     if threading.current_thread() is not threading.main_thread():
         pytest.skip("SIGINT is delivered to the main thread")
-    db = Database(_server(tenants), app_dsn=tenants.db.app_dsn, pool_size=1)
+    db = tenants.one_connection()
     timer = threading.Timer(1.0, lambda: os.kill(os.getpid(), signal.SIGINT))
 
     def attack() -> None:
@@ -114,7 +114,7 @@ def test_60_a_commit_interrupted_by_keyboardinterrupt_never_returns_a_dirty_conn
 
 @pytest.fixture
 def one_connection(tenants: Tenants) -> Iterator[Database]:
-    db = Database(_server(tenants), app_dsn=tenants.db.app_dsn, pool_size=1)
+    db = tenants.one_connection()
     yield db
     db.close()
 

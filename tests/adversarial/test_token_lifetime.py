@@ -10,14 +10,11 @@ from __future__ import annotations
 
 import time
 
-from scopedb import Database
-from scopedb.server import Server
 from tests.conftest import Tenants
 
 
 def test_57_an_open_transaction_loses_its_scope_when_the_token_expires(tenants: Tenants) -> None:
-    short = Database(Server(dsn=tenants.db.dsn, backend=tenants.db.server.backend), app_dsn=tenants.db.app_dsn,
-                     token_ttl_seconds=2, pool_size=1)  # fmt: skip
+    short = tenants.one_connection(token_ttl_seconds=2)
     try:
         with short.scoped(tenants.scope("acme/api")) as s:
             assert s.execute("SELECT count(*) FROM scopedb.fragments").scalar() == 7
