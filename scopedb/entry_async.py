@@ -28,6 +28,10 @@ from scopedb.tokens import SigningKey
 #: session's defaults), then become scopedb_app.
 BEGIN_AS_APP: tuple[LiteralString, ...] = (sqlfiles.query("session", "begin"), "SET LOCAL ROLE scopedb_app")
 
+#: What a one-round-trip request starts with on a session whose transactions start as BEGIN_AS_APP's BEGIN says
+#: (:data:`scopedb.logins.PINNED_DEFAULTS`): become scopedb_app for the pipeline's implicit transaction.
+AS_APP: tuple[LiteralString, ...] = (sqlfiles.query("session", "become_app"),)
+
 
 @dataclass(frozen=True)
 class Entered:
@@ -74,13 +78,19 @@ async def send_entry(
     return PendingEntry(entered, keep=keep)
 
 
-async def send_reentry(conn: psycopg.AsyncConnection[Any], token: str, *, names: bool = True) -> PendingEntry:
-    """Queue BEGIN, the role and the reentry of a resolved token kept from an earlier entry (with ``names``, the
-    scope's project names too) in the caller's open pipeline. A token kept with its names needs no lookup:
-    reenter_scope returns its ids only if the database still gives those ids the token's names."""
+async def send_reentry(
+    conn: psycopg.AsyncConnection[Any],
+    token: str,
+    *,
+    names: bool = True,
+    lead: tuple[LiteralString, ...] = BEGIN_AS_APP,
+) -> PendingEntry:
+    """Queue ``lead`` (BEGIN and the role), and the reentry of a resolved token kept from an earlier entry (with
+    ``names``, the scope's project names too) in the caller's open pipeline. A token kept with its names needs no
+    lookup: reenter_scope returns its ids only if the database still gives those ids the token's names."""
     CLEAN.discard(conn)
     quiet = conn.cursor()  # as in send_entry
-    for statement in BEGIN_AS_APP:
+    for statement in lead:
         await quiet.execute(statement, prepare=True)
     entered = await conn.execute(sqlfiles.query("session", "reenter_scope"), {"token": token}, prepare=True)
     named = await conn.execute(sqlfiles.query("session", "scope_projects")) if names else None

@@ -16,10 +16,11 @@ from typing import Any, Literal
 
 import psycopg
 from psycopg import sql
+from psycopg.pq import TransactionStatus
 
 from scopedb import sqlfiles
 from scopedb.errors import translate
-from scopedb.logins import CLEAN, DirtyConnectionError, StoredSettingsError, stored_setting_names
+from scopedb.logins import CLEAN, PINNED_DEFAULTS, DirtyConnectionError, StoredSettingsError, stored_setting_names
 from scopedb.vectors import teach_query_vectors
 
 log = logging.getLogger("scopedb.database")
@@ -38,13 +39,27 @@ def app_connection_options(app_dsn: str, *, prepared_statements: bool = True) ->
 
     A kept plan carries the JIT decision made when it was planned, perhaps in another tenant's transaction under
     its ``jit_above_cost``; the session therefore starts with ``jit = off`` (a startup option, which ``RESET ALL``
-    returns to), and a plan compiles nothing unless the transaction running it turned JIT on itself."""
+    returns to), and a plan compiles nothing unless the transaction running it turned JIT on itself.
+
+    The startup options also fix what every transaction of the session starts as (READ COMMITTED, read-write, not
+    deferrable), above any setting stored for the login and whatever the server's configuration says: the
+    one-round-trip requests then send no BEGIN to say so, and no COMMIT (:data:`scopedb.logins.PINNED_DEFAULTS`).
+    A PgBouncer that cannot carry prepared statements is assumed not to pass startup options either: those
+    connections get neither, and their requests keep BEGIN and COMMIT."""
     if not prepared_statements:
         return {"autocommit": True, "prepare_threshold": None}
     # Added to the options the DSN (or PGOPTIONS) already gives, which an ``options`` argument would replace.
     given = psycopg.conninfo.conninfo_to_dict(app_dsn).get("options") or os.environ.get("PGOPTIONS") or ""
-    options = f"{given} -c jit=off".strip()
+    options = f"{given} -c jit=off {_TRANSACTION_DEFAULTS}".strip()
     return {"autocommit": True, "prepare_threshold": ONLY_WHEN_ASKED, "options": options}
+
+
+#: What every transaction of an application session starts as, in the startup packet's syntax (a space in a value
+#: is escaped): what ``BEGIN ISOLATION LEVEL READ COMMITTED, READ WRITE, NOT DEFERRABLE`` says for one transaction.
+_TRANSACTION_DEFAULTS = (
+    "-c default_transaction_isolation=read\\ committed -c default_transaction_read_only=off"
+    " -c default_transaction_deferrable=off"
+)
 
 
 def driver_statements(conn: psycopg.AsyncConnection[Any]) -> frozenset[str]:
@@ -74,12 +89,17 @@ async def keep_only_if_clean(conn: psycopg.AsyncConnection[Any]) -> None:
     raise DirtyConnectionError()
 
 
-async def end(conn: psycopg.AsyncConnection[Any], statement: Literal["COMMIT", "ROLLBACK"]) -> None:
+async def end(conn: psycopg.AsyncConnection[Any], statement: Literal["COMMIT", "ROLLBACK", ""]) -> None:
     """End the scoped transaction and clean the session (``end_cleanup`` in ``sql/queries/session.sql``) in one
     round trip; a failed COMMIT raises, after cleaning up. Anything that interrupts the end (KeyboardInterrupt, a
     cancelled task) leaves the connection unmarked, to be discarded, as does a transaction that removed one of
-    the driver's prepared statements (:func:`_keep_if_intact`)."""
+    the driver's prepared statements (:func:`_keep_if_intact`).
+
+    A ROLLBACK of a transaction that has already ended (the implicit transaction of a failed pipeline, which the
+    server rolled back at its Sync) is not sent: the session is cleaned alone."""
     expected = driver_statements(conn)
+    if statement == "ROLLBACK" and conn.info.transaction_status == TransactionStatus.IDLE:
+        statement = ""
     try:
         present = await end_cleanup(conn, statement)
     except psycopg.Error as exc:
@@ -120,17 +140,20 @@ class Ending:
     """An end queued by :func:`send_end`: the cursor that answers it, and (when the cleanup was queued) the
     statements the driver believed prepared just before it."""
 
-    cursor: psycopg.AsyncCursor[Any]
+    cursor: psycopg.AsyncCursor[Any] | None
     prepared: frozenset[str] | None = None
 
 
 async def send_end(
-    conn: psycopg.AsyncConnection[Any], statement: Literal["COMMIT", "ROLLBACK"], *, clean: bool = True
+    conn: psycopg.AsyncConnection[Any], statement: Literal["COMMIT", "ROLLBACK"] | None, *, clean: bool = True
 ) -> Ending:
     """Queue the session cleanup and ``statement`` in the caller's open pipeline, behind the transaction's own
     statements: the end then costs no round trip of its own, and two statements (``scopedb.clean_session``, inside
     the transaction, says why). Returns what :func:`read_end` needs once the pipeline has synced; if anything
     before it failed, the pipeline skipped the rest, and the caller ends with :func:`end` instead.
+
+    ``statement=None``: the transaction is the implicit one of the pipeline (no BEGIN was sent), which the Sync
+    that closes the pipeline commits; only the cleanup is queued, or nothing at all.
 
     ``clean=False`` queues ``statement`` alone: only for a transaction whose statements are all scopedb's own
     searches (the requests' ``search_text``, ``search_vector`` and ``search_graph``). They change nothing that
@@ -139,17 +162,18 @@ async def send_end(
     the session was clean when the transaction began, so the cleanup would undo nothing; it costs a statement
     (about 60 µs of a request, client and server)."""
     if not clean:
-        return Ending(await conn.execute(statement, prepare=True))
+        return Ending(None if statement is None else await conn.execute(statement, prepare=True))
     prepared = driver_statements(conn)
     cleaned = await conn.execute(sqlfiles.query("session", "clean_session"), prepare=True)
-    await conn.execute(statement, prepare=True)
+    if statement is not None:
+        await conn.execute(statement, prepare=True)
     return Ending(cleaned, prepared)
 
 
 async def read_end(conn: psycopg.AsyncConnection[Any], last: Ending) -> None:
     """Finish an end sent by :func:`send_end`: when the cleanup ran, remove settings found stored for the login
     and check the driver's prepared statements (:func:`_keep_if_intact`); mark the connection clean."""
-    if last.prepared is None:
+    if last.prepared is None or last.cursor is None:
         CLEAN.add(conn)
         return
     row = await last.cursor.fetchone()
@@ -182,9 +206,16 @@ async def prepare_connection(conn: psycopg.AsyncConnection[Any]) -> None:
     ``sql/queries/session.sql``) in a transaction that commits, so no scoped transaction pays for the table, and a
     rolled-back one cannot undo it. A database migrated before the memo existed has no such function: the
     connection then simply has no memo, and every statement verifies its scope in full. The connection also
-    learns to bind query vectors (:func:`scopedb.vectors.teach_query_vectors`)."""
+    learns to bind query vectors (:func:`scopedb.vectors.teach_query_vectors`), and is marked
+    :data:`~scopedb.logins.PINNED_DEFAULTS` if its startup packet fixed what its transactions start as."""
     teach_query_vectors(conn)
     await refuse_stored_settings(conn)
+    try:
+        pinned = await (await conn.execute(sqlfiles.query("session", "pinned_transaction_defaults"))).fetchone()
+    except psycopg.Error as exc:
+        raise translate(exc) from exc
+    if pinned is not None and pinned[0]:
+        PINNED_DEFAULTS.add(conn)
     try:
         cur = await conn.execute(sqlfiles.query("session", "prepare_session"))
         while cur.nextset():

@@ -6,6 +6,13 @@
 -- stored others for the shared login; see scopedb_private.pin_settings).
 BEGIN ISOLATION LEVEL READ COMMITTED, READ WRITE, NOT DEFERRABLE;
 
+-- name: become_app
+-- The first statement of a one-round-trip request on a session whose transactions start READ COMMITTED and
+-- read-write by its startup packet (scopedb.logins.PINNED_DEFAULTS): no BEGIN, so the statements up to the
+-- pipeline's Sync are one implicit transaction, and this is SET LOCAL ROLE for it (which, outside BEGIN, would
+-- also send a warning). It ends with that transaction: at the Sync's commit, or with its rollback.
+SELECT pg_catalog.set_config('role', 'scopedb_app', true);
+
 -- name: enter_scope
 -- Returns {"project_ids": [...], "resource_filter": [...] | null, "expires_at": ..., "resolved": token,
 -- "projects": {name: id}}. enter_scope pins the settings scopedb relies on; search_path is pinned here because a
@@ -95,6 +102,18 @@ UNION ALL
 SELECT ARRAY[g.name || '=(this session)']
   FROM pg_catalog.pg_settings AS g
  WHERE g.source IN ('user', 'database user');
+
+-- name: pinned_transaction_defaults
+-- Checked when a connection is made: whether its startup packet (source 'client') fixed what every transaction
+-- starts as: READ COMMITTED, read-write, not deferrable. Settings stored for the login or the database rank below
+-- the startup packet, and RESET ALL returns to it, so such a session's transactions need no BEGIN to be what a
+-- scoped transaction must be (scopedb.requests sends none then).
+SELECT pg_catalog.count(*) = 3
+  FROM pg_catalog.pg_settings AS g
+ WHERE g.source = 'client'
+   AND (g.name, g.setting) IN (('default_transaction_isolation', 'read committed'),
+                               ('default_transaction_read_only', 'off'),
+                               ('default_transaction_deferrable', 'off'));
 
 -- name: prepare_session
 -- When a pool opens an application connection, in a transaction of its own that commits: makes the session's memo

@@ -1,7 +1,8 @@
 """A scoped request in as few round trips as the work allows, counted on the wire (libpq's protocol trace).
 
-``db.run(scope, sql)`` sends BEGIN, the entry, the statement, COMMIT and the session cleanup in one pipeline: one
-round trip (one Sync). ``with db.scoped(scope)`` costs one for the entry, one per statement, one for the end.
+``db.run(scope, sql)`` sends the role, the entry, the statement and the session cleanup in one pipeline, whose
+implicit transaction the Sync commits: one round trip. ``with db.scoped(scope)`` costs one for the entry, one per
+statement, one for the end.
 """
 
 from __future__ import annotations
@@ -69,17 +70,19 @@ _ROLE_AND_SETTINGS = (
 )
 
 
-def test_a_kept_request_sends_six_statements_and_leaves_the_session_clean(one: Database, tenants: Tenants) -> None:
-    """BEGIN, the role, the reentry, the statement, scopedb.clean_session() and COMMIT: the cleanup runs inside the
-    transaction (it was COMMIT and six statements after it). Whatever the statement left in the session — a
-    session-level setting, a held cursor, a prepared statement, a LISTEN, an advisory lock, sequence state, the
-    role — is gone before the connection is lent again."""
+def test_a_kept_request_sends_four_statements_and_leaves_the_session_clean(one: Database, tenants: Tenants) -> None:
+    """The role, the reentry, the statement and scopedb.clean_session(), in the implicit transaction of one
+    pipeline (the session's transactions start READ COMMITTED and read-write by its startup packet, so no BEGIN
+    says so, and the Sync commits: it was six statements with BEGIN and COMMIT, and COMMIT and six statements of
+    cleanup before that). Whatever the statement left in the session — a session-level setting, a held cursor, a
+    prepared statement, a LISTEN, an advisory lock, sequence state, the role — is gone before the connection is
+    lent again."""
     scope = tenants.scope("acme/api")
     one.run(scope, "SELECT 1")  # the resolved token is kept from here on
     statements: list[int] = []
     with counted_round_trips(one, statements) as trips:
         one.run(scope, "SELECT id FROM scopedb.fragments LIMIT 1")
-    assert (trips, statements) == ([1], [6])
+    assert (trips, statements) == ([1], [4])
     one.run(scope, "SELECT set_config('scopedb.scope_token', 'forged', false), set_config('work_mem', '77MB', false),"
                    " pg_advisory_lock(4242)")  # fmt: skip
     one.run(scope, "DECLARE held CURSOR WITH HOLD FOR SELECT 1")
@@ -91,6 +94,22 @@ def test_a_kept_request_sends_six_statements_and_leaves_the_session_clean(one: D
     assert state[1] != "77MB"
     assert state[2] == state[3]  # the login
     assert state[4:] == (0, 0, 0, 0)
+
+
+def test_a_session_without_pinned_transaction_defaults_keeps_begin_and_commit(tenants: Tenants) -> None:
+    """Without prepared statements (a PgBouncer that carries neither them nor startup options) nothing fixes what
+    a session's transactions start as, so a request says it with BEGIN and ends with COMMIT: six statements."""
+    db = tenants.one_connection(prepared_statements=False)
+    try:
+        scope = tenants.scope("acme/api")
+        db.run(scope, "SELECT 1")
+        statements: list[int] = []
+        with counted_round_trips(db, statements) as trips:
+            one_row = db.run(scope, "SELECT current_setting('transaction_isolation'), current_user::text")
+        assert (trips, statements) == ([1], [6])
+        assert one_row.rows == [("read committed", "scopedb_app")]
+    finally:
+        db.close()
 
 
 def test_the_pipelined_cleanup_does_what_the_simple_one_does() -> None:
@@ -229,11 +248,12 @@ def test_a_search_is_one_round_trip_on_a_kept_scope_and_two_on_a_new_one(one: Da
         assert s.search_graph("start", depth=2) == graph
 
 
-def test_a_kept_search_request_sends_five_statements_and_leaves_the_session_as_it_found_it(
+def test_a_kept_search_request_sends_three_statements_and_leaves_the_session_as_it_found_it(
     one: Database, tenants: Tenants
 ) -> None:
-    """A search request is scopedb's own statement, which changes nothing past its transaction: BEGIN, the role,
-    the reentry, the search and COMMIT, without the cleanup run() sends (clean_session). The session afterwards is
+    """A search request is scopedb's own statement, which changes nothing past its transaction: the role, the
+    reentry and the search (the implicit transaction of the pipeline, which its Sync commits), without the cleanup
+    run() sends (clean_session). The session afterwards is
     the one before it, setting for setting: the searches' settings (hnsw.*, enable_sort, plan_cache_mode, the
     pinned planner settings, search_path, the scope token) were transaction-local."""
     scope = tenants.scope("acme/api")
@@ -252,13 +272,13 @@ def test_a_kept_search_request_sends_five_statements_and_leaves_the_session_as_i
         statements: list[int] = []
         with counted_round_trips(one, statements) as trips:
             search()
-        assert (trips, statements) == ([1], [5]), kind
+        assert (trips, statements) == ([1], [3]), kind
         assert _session_state(one, _ROLE_AND_SETTINGS) == before, kind
-    # A statement of the caller's own is still followed by the cleanup (run: six statements).
+    # A statement of the caller's own is still followed by the cleanup (run: four statements).
     statements = []
     with counted_round_trips(one, statements):
         one.run(scope, "SELECT 1")
-    assert statements == [6]
+    assert statements == [4]
 
 
 def test_a_request_refuses_bad_arguments_before_sending_and_translates_errors(one: Database, tenants: Tenants) -> None:
