@@ -131,7 +131,8 @@ def summary(result: dict[str, Any]) -> str:
         lines.append(f"graph under RLS / owner, worst p50 ratio {result['graph']['worst_ratio']:.2f} (bar 1.3)")
     if "entry" in result:
         e = result["entry"]
-        lines.append(f"scope entry {e['enter_ms']:.3f} ms, again {e['enter_again_ms']:.3f} ms (bar 0.3); "
+        new = f", new scope over known projects {e['enter_new_scope_ms']:.3f} ms" if "enter_new_scope_ms" in e else ""
+        lines.append(f"scope entry {e['enter_ms']:.3f} ms{new}, again {e['enter_again_ms']:.3f} ms (bar 0.3); "
                      f"scoped/unscoped lookup throughput {e['throughput_ratio']:.2f} (bar 0.8)")  # fmt: skip
     if "ingest" in result:
         i = result["ingest"]

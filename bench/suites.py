@@ -10,6 +10,7 @@ without RLS.
 from __future__ import annotations
 
 import functools
+import itertools
 import random
 import statistics
 import threading
@@ -451,12 +452,23 @@ def entry(bench: Bench, repeat: int, seconds: float = 5.0, workers: int = 4) -> 
             bench.db._enter(conn, scope, actor=None)
             conn.execute(end)
 
+        # A scope entered for the first time over projects the process has seen before (a new actor each time:
+        # a service's common case, a new user or agent over known projects): resolved where it is signed
+        # (ScopeState.kept_or_signed), verified and checked against the projects' names by the database.
+        actors = itertools.count()
+
+        def enter_new(end: str) -> None:
+            bench.db._enter(conn, scope, actor=f"bench-actor-{next(actors)}")
+            conn.execute(end)
+
         timings = interleaved(
             {
                 "enter+commit": functools.partial(enter, "COMMIT"),
                 "again+commit": functools.partial(enter_again, "COMMIT"),
+                "new+commit": functools.partial(enter_new, "COMMIT"),
                 "enter+rollback": functools.partial(enter, "ROLLBACK"),
                 "again+rollback": functools.partial(enter_again, "ROLLBACK"),
+                "new+rollback": functools.partial(enter_new, "ROLLBACK"),
                 "round_trip": lambda: conn.execute("SELECT 1"),
             },
             repeat,
@@ -466,7 +478,9 @@ def entry(bench: Bench, repeat: int, seconds: float = 5.0, workers: int = 4) -> 
         lifecycle.end(conn, "ROLLBACK")
     enter_ms = timings["enter+commit"].p50 - timings["round_trip"].p50
     enter_again_ms = timings["again+commit"].p50 - timings["round_trip"].p50
-    rolled_back = {name: timings[f"{name}+rollback"].p50 - timings["round_trip"].p50 for name in ("enter", "again")}
+    enter_new_ms = timings["new+commit"].p50 - timings["round_trip"].p50
+    rolled_back = {name: timings[f"{name}+rollback"].p50 - timings["round_trip"].p50
+                   for name in ("enter", "again", "new")}  # fmt: skip
 
     def throughput(task: Any) -> float:
         done = [0] * workers
@@ -513,6 +527,8 @@ def entry(bench: Bench, repeat: int, seconds: float = 5.0, workers: int = 4) -> 
         "enter_again_ms": enter_again_ms,
         "enter_rolled_back_ms": rolled_back["enter"],
         "enter_again_rolled_back_ms": rolled_back["again"],
+        "enter_new_scope_ms": enter_new_ms,
+        "enter_new_scope_rolled_back_ms": rolled_back["new"],
         "enter_bar_ms": 0.3,
         "round_trip_ms": timings["round_trip"].p50,
         "scoped_lookup_tps": scoped_tps,

@@ -265,7 +265,7 @@ class Database(Requests):
         while it is valid (see :mod:`scopedb.resolved`); retries once after a key rotation."""
         kept_tokens = self.state.resolved
         key = kept_tokens.key(scope, actor) if self.state.scope_entry == "function" else None
-        if key is not None and (kept := kept_tokens.get(key)) is not None:
+        if key is not None and (kept := self.state.kept_or_signed(key, scope, actor)) is not None:
             try:
                 entered = reenter(conn, kept.token, names=kept.project_names is None)
             except BaseException:
@@ -276,7 +276,7 @@ class Database(Requests):
                     return entered
                 return Entered(entered.project_ids, dict(kept.project_names))
             quietly_roll_back(conn)  # it no longer verifies (a retired key, a renamed project): resolve afresh
-            kept_tokens.discard(key)
+            kept_tokens.discard(key, names=scope.project_names)
         for attempt in (1, 2):
             token = self.sign(scope, actor=actor)
             try:

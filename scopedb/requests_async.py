@@ -81,11 +81,11 @@ class AsyncRequests:
             async with pool.connection() as conn:
                 kept_tokens = self.state.resolved
                 key = kept_tokens.key(scope, actor)
-                if key is not None and (kept := kept_tokens.get(key)) is not None:
+                if key is not None and (kept := self.state.kept_or_signed(key, scope, actor)) is not None:
                     result = await one_round_trip(conn, query, params, reentry=kept)
                     if result is not None:
                         return result
-                    kept_tokens.discard(key)
+                    kept_tokens.discard(key, names=scope.project_names)
                 for attempt in (1, 2):
                     token = await self.sign(scope, actor=actor)
                     try:
@@ -161,7 +161,7 @@ class AsyncRequests:
             async with pool.connection() as conn:
                 kept_tokens = self.state.resolved
                 key = kept_tokens.key(scope, actor)
-                kept = kept_tokens.get(key) if key is not None else None
+                kept = self.state.kept_or_signed(key, scope, actor) if key is not None else None
                 if key is not None and kept is not None and kept.project_names is not None:
                     known = SessionState(project_ids=kept.project_ids, project_names=kept.project_names, scope=scope,
                                          actor=actor, embedding_dimension=self.state.embedding_dim)  # fmt: skip
@@ -180,7 +180,7 @@ class AsyncRequests:
                         return fail(operation, exc)
                     if result is not None:
                         return finish(operation, result)
-                    kept_tokens.discard(key)
+                    kept_tokens.discard(key, names=scope.project_names)
                 entered = await self._enter(conn, scope, actor=actor)
                 session = AsyncScopedSession(conn, scope=scope, actor=actor, entered=entered,
                                              embedding_dimension=self.state.embedding_dim)  # fmt: skip

@@ -13,6 +13,13 @@ from a kept token has before its scope lapses — a transaction that outlives it
 
 Scopes that deny resources without naming the allowed ones are not kept: their resolution lists every other
 resource of the projects, and a resource created afterwards must not stay hidden until the token expires.
+
+The ids each entry's answer gave the project names are kept too (:meth:`ResolvedScopes.ids_of`): a new scope over
+projects already seen is then resolved where it is signed, without asking the database to resolve it
+(:meth:`scopedb.scopestate.ScopeState.kept_or_signed`). Such a token is entered as a kept one is, through
+``scopedb.reenter_scope``, which admits its ids only if the database still gives them exactly those names: a
+renamed or deleted project makes the entry find no ids, the names are forgotten here, and the scope is resolved by
+the database as before.
 """
 
 from __future__ import annotations
@@ -21,6 +28,7 @@ import json
 import threading
 import time
 from collections import OrderedDict
+from collections.abc import Iterable
 from dataclasses import dataclass, field
 
 from scopedb.scope import ResourceScope
@@ -44,6 +52,8 @@ class ResolvedScopes:
         self._capacity = capacity
         self._margin = margin_seconds
         self._entries: OrderedDict[str, Resolved] = OrderedDict()
+        #: Project name to id, as the database answered entries (bounded like the tokens).
+        self._ids: OrderedDict[str, int] = OrderedDict()
         self._lock = threading.Lock()
 
     def __len__(self) -> int:
@@ -80,14 +90,31 @@ class ResolvedScopes:
             self._entries.move_to_end(key)
             while len(self._entries) > self._capacity:
                 self._entries.popitem(last=False)
+            for name, pid in (project_names or {}).items():
+                self._ids[name] = pid
+                self._ids.move_to_end(name)
+            while len(self._ids) > self._capacity:
+                self._ids.popitem(last=False)
 
-    def discard(self, key: str) -> None:
+    def ids_of(self, names: Iterable[str]) -> dict[str, int] | None:
+        """The id an earlier entry's answer gave each of ``names``; None unless every one has one."""
+        wanted = set(names)
+        with self._lock:
+            found = {name: self._ids[name] for name in wanted if name in self._ids}
+        return found if wanted and len(found) == len(wanted) else None
+
+    def discard(self, key: str, *, names: Iterable[str] = ()) -> None:
+        """Stop reusing the token kept for ``key``, and forget the ids of ``names`` (a token that no longer
+        verifies may carry ids the database no longer gives those names)."""
         with self._lock:
             self._entries.pop(key, None)
+            for name in names:
+                self._ids.pop(name, None)
 
     def clear(self) -> None:
         with self._lock:
             self._entries.clear()
+            self._ids.clear()
 
 
 def token_expiry(token: str) -> float | None:

@@ -12,9 +12,9 @@ import threading
 from typing import Literal
 
 from scopedb.errors import ConfigurationError
-from scopedb.resolved import ResolvedScopes
+from scopedb.resolved import Resolved, ResolvedScopes
 from scopedb.scope import ResourceScope
-from scopedb.tokens import SigningKey, sign_scope
+from scopedb.tokens import SigningKey, scope_claims, sign_claims, sign_scope
 
 ScopeEntry = Literal["function", "set_local"]
 
@@ -80,6 +80,32 @@ class ScopeState:
         with self._lock:
             self._key = None
         return True
+
+    def kept_or_signed(self, key: str, scope: ResourceScope, actor: str | None) -> Resolved | None:
+        """The resolved token kept for ``key`` (see :mod:`scopedb.resolved`); else, when an earlier entry's answer
+        gave every project of ``scope`` its id and the signing key is known, a resolved token signed here, kept
+        under ``key`` like one the database resolved; else None (the database resolves the scope).
+
+        The claims are the ones ``scopedb_private.resolve_token`` would sign: the scope's own, its project ids
+        (one per name, so a name whose id has since gone to another name makes the set disagree), and its
+        resource filter, which for a scope that names its resources is those not denied. A scope that denies
+        resources without naming them has its filter listed by the database (and no ``key``). The entry
+        (``scopedb.reenter_scope``) admits the ids only if the database gives them exactly these names."""
+        kept = self.resolved.get(key)
+        signing_key = self.key
+        if kept is not None or signing_key is None or self.audience is None:
+            return kept
+        ids = self.resolved.ids_of(scope.project_names)
+        if ids is None:
+            return None
+        claims = scope_claims(scope, audience=self.audience, ttl_seconds=self.token_ttl, actor=actor)
+        resources, denied = claims["resources"], claims["denied"]
+        if resources is None and denied:
+            return None
+        claims["project_ids"] = sorted(ids.values())
+        claims["resource_filter"] = None if resources is None else sorted(set(resources).difference(denied))
+        self.resolved.put(key, sign_claims(claims, signing_key), claims["project_ids"], ids)
+        return self.resolved.get(key)
 
     def sign(self, scope: ResourceScope, key: SigningKey, *, actor: str | None, ttl_seconds: int | None) -> str:
         """A token for ``scope`` signed with ``key`` for this database's audience."""

@@ -520,8 +520,10 @@ $$;
 COMMENT ON FUNCTION scopedb.scope_project_names() IS
     'Project names of the verified scope; empty when no valid scope is entered (which matches no row).';
 
--- Ids come from a token resolved by scopedb.resolve_scope/enter_scope; a token straight from the Python layer
--- (names only) gives none, so it can name projects but never reach their rows.
+-- Ids come from a resolved token: one scopedb.resolve_scope/enter_scope signed, or one the Python layer signed
+-- with the ids earlier entries gave its names (entered through scopedb.reenter_scope, which admits the ids only
+-- while the database gives them those names). A token with names only gives none, so it can name projects but
+-- never reach their rows.
 CREATE FUNCTION scopedb.scope_project_ids() RETURNS bigint[]
 LANGUAGE plpgsql
 STABLE

@@ -7,6 +7,7 @@ resolution, never widen a scope.
 
 from __future__ import annotations
 
+import re
 import time
 
 from scopedb.admin import Resource
@@ -39,7 +40,8 @@ def test_a_tampered_kept_token_only_costs_a_fresh_resolution(tenants: Tenants) -
     key = ResolvedScopes.key(tenants.scope("acme/api"), None)
     assert key is not None
     head, signature, claims = token[: token.index(".", 3) + 1], token.split(".")[2], token.split(".", 3)[3]
-    widened = claims.replace(f'"project_ids": [{tenants.a.id}]', f'"project_ids": [{tenants.a.id}, {tenants.b.id}]')
+    # Signed by the database (jsonb's spacing) or where the scope was signed (canonical JSON, no spaces).
+    widened = re.sub(rf'"project_ids": ?\[{tenants.a.id}\]', f'"project_ids": [{tenants.a.id}, {tenants.b.id}]', claims)
     assert widened != claims
     forged = f"{head}{signature}.{widened}"
     tenants.db.state.resolved.put(key, forged, [tenants.a.id, tenants.b.id])
