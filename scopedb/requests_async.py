@@ -221,8 +221,8 @@ async def one_round_trip(
     On a session whose transactions start READ COMMITTED and read-write by its startup packet
     (:data:`scopedb.logins.PINNED_DEFAULTS`, every connection of scopedb's pools with prepared statements) there is
     no BEGIN and no COMMIT: what the pipeline sends before its Sync is one implicit transaction, which the Sync
-    commits, or rolls back when a statement failed (the server then skips the rest). Two statements fewer, each
-    about 40 µs of the client's and the server's time (docs/architecture.md, "Requests")."""
+    commits, or rolls back when a statement failed (the server then skips the rest). Two statements fewer: 20-30 µs
+    of a request on one thread, more under concurrency (docs/architecture.md, "Requests")."""
     failure: psycopg.Error | None = None
     pending: PendingEntry | None = None
     last = None
