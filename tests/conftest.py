@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -95,6 +95,17 @@ def make_tenants(db: Database) -> Tenants:
     with db.scoped(ResourceScope(project_names={"acme/api", "beta/web"})) as s:
         s.add_fragments(fragments)
     return tenants
+
+
+@pytest.fixture
+def one(tenants: Tenants) -> Iterator[Database]:
+    """A Database over the tenants' database with a pool of exactly one application connection, so
+    consecutive transactions share one server session (modules that need it warmed define their own)."""
+    db = tenants.one_connection()
+    try:
+        yield db
+    finally:
+        db.close()
 
 
 @pytest.fixture

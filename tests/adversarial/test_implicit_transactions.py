@@ -29,15 +29,6 @@ from tests.conftest import Tenants
 TRANSACTION = "SELECT current_setting('transaction_isolation'), current_setting('transaction_read_only')"
 
 
-@pytest.fixture
-def one(tenants: Tenants) -> Iterator[Database]:
-    db = tenants.one_connection()
-    try:
-        yield db
-    finally:
-        db.close()
-
-
 def test_93_session_characteristics_set_by_one_request_do_not_reach_the_next(one: Database, tenants: Tenants) -> None:
     a, b = tenants.scope("acme/api"), tenants.scope("beta/web")
     one.run(a, "SET SESSION CHARACTERISTICS AS TRANSACTION ISOLATION LEVEL SERIALIZABLE, READ ONLY")

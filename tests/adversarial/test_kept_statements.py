@@ -16,7 +16,6 @@ from __future__ import annotations
 
 import contextlib
 import re
-from collections.abc import Iterator
 
 import pytest
 
@@ -38,16 +37,6 @@ def _as_sent(text: str) -> str:
         return f"${numbers.setdefault(key, len(numbers) + 1)}"
 
     return _PLACEHOLDER.sub(number, text)
-
-
-@pytest.fixture
-def one(tenants: Tenants) -> Iterator[Database]:
-    """A Database over the tenants' database with a pool of exactly one application connection."""
-    db = tenants.one_connection()
-    try:
-        yield db
-    finally:
-        db.close()
 
 
 def _kept(db: Database, tenants: Tenants) -> list[tuple[bool, str, int]]:
