@@ -256,8 +256,17 @@ COMMENT ON FUNCTION scopedb.prepare_session() IS
 
 -- Remembers that `token` verified with `claims` (see above), and — when `names_epoch` is given — that its project
 -- names were found to name its projects at that epoch of scopedb_private.project_names_epoch. Called by the entry
--- functions only, after they have verified the token. Expired tokens are dropped as new ones come in, and at most
--- 64 are kept (the most recently verified), so the table stays a few pages.
+-- functions only, after they have verified the token.
+--
+-- Rows are added, never deleted one by one: the table is emptied as a whole (TRUNCATE) once it passes 1 MB, a
+-- thousand or so ordinary tokens, and the tokens still in use are verified and remembered again. No vacuum ever
+-- reaches a temporary table (autovacuum cannot see another session's), and the space of a deleted row is not
+-- reused, so a memo that deleted its oldest row for every new one grew without end on a pooled connection that
+-- met many scopes: 2 MB after 3,000 entries for 64 live rows, and every entry slower than the one before, as
+-- the deletion scanned it all (a new scope's entry cost 0.15-0.18 ms more after 1,500 of them). What an expired or
+-- retired token left is never read (every lookup tests both) and goes with the next truncation. TRUNCATE is
+-- skipped in a read-only transaction, where it is refused (the token is then not remembered), and where a query
+-- of this session still has the table open.
 CREATE FUNCTION scopedb_private.remember_scope(token text, claims scopedb_private.scope_claims,
                                                names_epoch bigint DEFAULT NULL) RETURNS void
 LANGUAGE plpgsql
@@ -279,10 +288,16 @@ BEGIN
         END IF;
         RETURN;
     END IF;
-    DELETE FROM pg_temp.scopedb_verified_tokens_v1 AS m
-     WHERE m.expires_at <= pg_catalog.statement_timestamp()
-        OR m.token IN (SELECT o.token FROM pg_temp.scopedb_verified_tokens_v1 AS o
-                        ORDER BY o.verified_at DESC OFFSET 63);
+    IF pg_catalog.pg_table_size(pg_catalog.to_regclass('pg_temp.scopedb_verified_tokens_v1')) >= 1048576 THEN
+        IF pg_catalog.current_setting('transaction_read_only')::boolean THEN
+            RETURN;
+        END IF;
+        BEGIN
+            TRUNCATE pg_temp.scopedb_verified_tokens_v1;
+        EXCEPTION WHEN object_in_use THEN
+            RETURN;
+        END;
+    END IF;
     INSERT INTO pg_temp.scopedb_verified_tokens_v1
            (token, key_id, expires_at, verified_at, names_epoch, v, aud, iat, exp, act, projects, project_ids,
             resources, denied, resource_filter, path_include, path_exclude, name_include, name_exclude, "time")
@@ -296,41 +311,6 @@ $$;
 COMMENT ON FUNCTION scopedb_private.remember_scope(text, scopedb_private.scope_claims, bigint) IS
     'Remembers that a token verified, with its claims (entry functions only; an owner-only table of the session).';
 
--- The claims `token` verifies to, from the memo (see above), and the names epoch its names were last checked at
--- (NULL: not yet on this connection); both NULL when the memo does not have the token: no table, a token never
--- remembered, or remembered but since expired or its key retired. Runs inside scopedb's SECURITY DEFINER functions
--- only, as their owner.
-CREATE FUNCTION scopedb_private.remembered_claims(token text, OUT claims scopedb_private.scope_claims,
-                                                  OUT names_epoch bigint)
-LANGUAGE plpgsql
-STABLE
-AS $$
-DECLARE
-    memo record;
-BEGIN
-    IF token IS NULL OR pg_catalog.to_regclass('pg_temp.scopedb_verified_tokens_v1') IS NULL THEN
-        RETURN;
-    END IF;
-    SELECT m.key_id, m.expires_at, m.names_epoch,
-           ROW(m.v, m.aud, m.iat, m.exp, m.act, m.projects, m.project_ids, m.resources, m.denied,
-               m.resource_filter, m.path_include, m.path_exclude, m.name_include, m.name_exclude,
-               m."time")::scopedb_private.scope_claims AS claims
-      INTO memo
-      FROM pg_temp.scopedb_verified_tokens_v1 AS m
-     WHERE m.token = remembered_claims.token;
-    -- The key is read on its own, by its primary key: joined to the memo it cost twice as much.
-    IF memo.expires_at > pg_catalog.statement_timestamp()
-       AND EXISTS (SELECT FROM scopedb_private.signing_keys AS k
-                    WHERE k.key_id = memo.key_id
-                      AND (k.retired_at IS NULL OR k.retired_at > pg_catalog.statement_timestamp())) THEN
-        claims := memo.claims;
-        names_epoch := memo.names_epoch;
-    END IF;
-END
-$$;
-COMMENT ON FUNCTION scopedb_private.remembered_claims(text) IS
-    'Claims of a token remembered as verified (not expired, key not retired) and its names epoch; NULLs if none.';
-
 -- The verified claims of the current transaction, or NULL (no scope, an ended transaction, or a token that does
 -- not verify). Settings read as '' once the transaction that set them has ended, hence NULLIF. Like check_token it
 -- runs only inside scopedb's SECURITY DEFINER functions (the accessors), as their owner, under their pinned
@@ -343,12 +323,13 @@ COMMENT ON FUNCTION scopedb_private.remembered_claims(text) IS
 -- The memo is read by one statement that names no variable of this function: it reads the setting itself, and
 -- tests the expiry and the key (not retired) in the same statement. A statement with no variables has no
 -- parameters, and PostgreSQL plans such a statement once per session whatever plan_cache_mode says. With the
--- token passed as a variable (remembered_claims, which the entry functions use), every call inside scopedb's
+-- token passed as a variable (as scopedb.reenter_scope read it before revision 0026), every call inside scopedb's
 -- search functions, which pin plan_cache_mode = force_custom_plan so their own statements are pruned to the
 -- scope's partitions, planned the memo's two lookups again: an accessor cost 67 µs there instead of 19 µs
--- (16 µs now, in both; revision 0025). The key is tested in the same statement: remembered_claims reads it on
--- its own because a join cost more when planned on every call, and planned once it costs nothing more. The
--- setting cannot change between the two readings: nothing but this function runs in between.
+-- (16 µs now, in both; revision 0025). The key is tested in the same statement: read on its own it cost less
+-- only while the lookup was planned on every call, and planned once the join costs nothing more. The setting
+-- cannot change between the two readings: nothing but this function runs in between. scopedb.reenter_scope reads
+-- the memo with the same statement (revision 0026).
 CREATE FUNCTION scopedb_private.verified_claims() RETURNS scopedb_private.scope_claims
 LANGUAGE plpgsql
 STABLE
@@ -793,7 +774,8 @@ COMMENT ON FUNCTION scopedb_private.pin_settings() IS
 --   SD006 more path and name patterns than a scope may carry (16 in all, each body at most 4,096 characters)
 -- Use it directly (then `SET LOCAL scopedb.scope_token = <result>`) where SET LOCAL is the only form that reaches
 -- every node, as on Citus; otherwise call scopedb.enter_scope.
-CREATE FUNCTION scopedb_private.resolve_token(token text, OUT resolved text, OUT resolved_claims scopedb_private.scope_claims)
+CREATE FUNCTION scopedb_private.resolve_token(token text, OUT resolved text, OUT resolved_claims scopedb_private.scope_claims,
+                                              OUT project_names jsonb)
 LANGUAGE plpgsql
 VOLATILE
 AS $$
@@ -834,7 +816,13 @@ BEGIN
     denied := COALESCE(c.denied, '{}'::text[]);
     -- The owner's policy on projects admits the names of the verified token in the setting.
     PERFORM pg_catalog.set_config('scopedb.scope_token', token, true);
-    ids := ARRAY(SELECT p.id FROM scopedb.projects AS p WHERE p.name = ANY (c.projects) ORDER BY p.id);
+    -- The ids, and the names as {name: id} for enter_scope's answer, in one read (revision 0026: enter_scope read
+    -- the names a second time, 40-60 µs of a first entry).
+    SELECT COALESCE(pg_catalog.array_agg(p.id ORDER BY p.id), '{}'::bigint[]),
+           pg_catalog.jsonb_object_agg(p.name, p.id)
+      INTO ids, project_names
+      FROM scopedb.projects AS p
+     WHERE p.name = ANY (c.projects);
     IF pg_catalog.cardinality(ids) <> pg_catalog.cardinality(c.projects)
        AND pg_catalog.cardinality(ids) <> pg_catalog.cardinality(ARRAY(SELECT DISTINCT pg_catalog.unnest(c.projects))) THEN
         RAISE EXCEPTION 'scope names a project that does not exist' USING ERRCODE = 'SD005';
@@ -863,7 +851,7 @@ BEGIN
 END
 $$;
 COMMENT ON FUNCTION scopedb_private.resolve_token(text) IS
-    'Verifies and resolves a scope token (see scopedb.resolve_scope); also returns the resolved claims.';
+    'Verifies and resolves a scope token (see scopedb.resolve_scope); also returns the resolved claims and names.';
 
 CREATE FUNCTION scopedb.resolve_scope(token text) RETURNS text
 LANGUAGE plpgsql
@@ -901,7 +889,7 @@ DECLARE
     -- Read before the names are resolved (see reenter_scope).
     epoch bigint := (SELECT e.epoch FROM scopedb_private.project_names_epoch AS e);
 BEGIN
-    SELECT r.resolved, r.resolved_claims INTO entered FROM scopedb_private.resolve_token(token) AS r;
+    SELECT r.resolved, r.resolved_claims, r.project_names INTO entered FROM scopedb_private.resolve_token(token) AS r;
     claims := entered.resolved_claims;  -- what the token just signed holds: no need to verify it again
     PERFORM pg_catalog.set_config('scopedb.scope_token', entered.resolved, true);
     PERFORM scopedb_private.remember_scope(entered.resolved, claims, epoch);
@@ -910,9 +898,8 @@ BEGIN
         'resource_filter', claims.resource_filter,
         'expires_at', pg_catalog.to_timestamp(claims.exp),
         'resolved', entered.resolved,
-        -- Under the owner's policy on projects, which admits the names of the token in the setting.
-        'projects', (SELECT pg_catalog.jsonb_object_agg(p.name, p.id) FROM scopedb.projects AS p
-                      WHERE p.id = ANY (claims.project_ids)));
+        -- Read by resolve_token with the ids, under the owner's policy on projects (the token's names).
+        'projects', entered.project_names);
 END
 $$;
 COMMENT ON FUNCTION scopedb.enter_scope(text) IS
@@ -934,26 +921,56 @@ DECLARE
     -- Read before the names are: a rename that commits in between then makes the check run again next time,
     -- never the other way round (a new epoch remembered with the old names).
     epoch bigint := (SELECT e.epoch FROM scopedb_private.project_names_epoch AS e);
-    -- Verified once here: remembered from an earlier entry on this connection, or in full (and then remembered).
-    remembered record := scopedb_private.remembered_claims(resolved);
-    claims scopedb_private.scope_claims := COALESCE(remembered.claims, (scopedb_private.check_token(resolved)).claims);
-    ids bigint[] := COALESCE(claims.project_ids, '{}'::bigint[]);
+    memo record;
+    remembered boolean := false;
+    checked_at bigint;  -- the epoch the memo says the names were checked at
+    claims scopedb_private.scope_claims;
+    ids bigint[];
 BEGIN
     PERFORM pg_catalog.set_config('scopedb.scope_token', COALESCE(resolved, ''), true);
+    -- Verified once here: remembered from an earlier entry on this connection, or in full (and then remembered).
+    -- The memo is read as scopedb_private.verified_claims reads it, by the token in the setting just made, in a
+    -- statement that names no variable and so is planned once per session; with the token passed as a variable
+    -- (scopedb_private.remembered_claims, before revision 0026) the lookup cost 20-40 µs more an entry.
+    IF resolved IS NOT NULL AND pg_catalog.to_regclass('pg_temp.scopedb_verified_tokens_v1') IS NOT NULL THEN
+        SELECT m.names_epoch,
+               ROW(m.v, m.aud, m.iat, m.exp, m.act, m.projects, m.project_ids, m.resources, m.denied,
+                   m.resource_filter, m.path_include, m.path_exclude, m.name_include, m.name_exclude,
+                   m."time")::scopedb_private.scope_claims AS claims
+          INTO memo
+          FROM pg_temp.scopedb_verified_tokens_v1 AS m
+         WHERE m.token = pg_catalog.current_setting('scopedb.scope_token', true)
+           AND m.expires_at > pg_catalog.statement_timestamp()
+           AND EXISTS (SELECT FROM scopedb_private.signing_keys AS k
+                        WHERE k.key_id = m.key_id
+                          AND (k.retired_at IS NULL OR k.retired_at > pg_catalog.statement_timestamp()));
+        remembered := FOUND;
+    END IF;
+    IF remembered THEN
+        claims := memo.claims;
+        checked_at := memo.names_epoch;
+    ELSE
+        claims := (scopedb_private.check_token(resolved)).claims;
+    END IF;
+    ids := COALESCE(claims.project_ids, '{}'::bigint[]);
     PERFORM scopedb_private.pin_settings();
     IF pg_catalog.cardinality(ids) = 0 THEN
         PERFORM pg_catalog.set_config('scopedb.scope_token', '', true);
         RETURN '{}'::bigint[];
     END IF;
     -- Do the names still name these projects? Asked once per token and connection while no project is renamed or
-    -- deleted (the epoch); the owner's policy on projects admits the names of the token in the setting.
-    IF remembered.names_epoch IS DISTINCT FROM epoch THEN
+    -- deleted (the epoch); the owner's policy on projects admits the names of the token in the setting. The
+    -- token is remembered first, with the epoch, so that policy finds it in the memo rather than verifying it a
+    -- second time; if the names no longer match, the epoch is taken back (-1 is no epoch: they start at 0), and
+    -- the next entry asks again.
+    IF checked_at IS DISTINCT FROM epoch THEN
+        PERFORM scopedb_private.remember_scope(resolved, claims, epoch);
         IF (SELECT pg_catalog.count(*) FROM scopedb.projects AS p
              WHERE p.id = ANY (ids) AND p.name = ANY (claims.projects)) <> pg_catalog.cardinality(ids) THEN
+            PERFORM scopedb_private.remember_scope(resolved, claims, -1);
             PERFORM pg_catalog.set_config('scopedb.scope_token', '', true);
             RETURN '{}'::bigint[];
         END IF;
-        PERFORM scopedb_private.remember_scope(resolved, claims, epoch);
     END IF;
     RETURN ids;
 END

@@ -207,3 +207,87 @@ def test_a_scope_over_many_projects_is_remembered_too(tenants: Tenants) -> None:
         assert len(token) > 8_000  # past what a btree index takes, compressed or not
         assert s.execute(VISIBLE).rows == [(tenants.a.id,)]
     assert tenants.db.run(scope, VISIBLE).rows == [(tenants.a.id,)]  # re-entered on the kept (remembered) token
+
+
+def _memo_bytes(tenants: Tenants, conn: psycopg.Connection[Any]) -> int:
+    """The size of the memo of ``conn``'s session (main fork and TOAST), read by an admin session from the catalog."""
+    row = conn.execute("SELECT pg_catalog.pg_my_temp_schema()").fetchone()
+    assert row is not None
+    with psycopg.connect(tenants.db.dsn, autocommit=True) as admin:
+        size = admin.execute(
+            "SELECT pg_table_size(c.oid) FROM pg_class AS c "
+            "WHERE c.relnamespace = %s AND c.relname = 'scopedb_verified_tokens_v1'",
+            (row[0],),
+        ).fetchone()
+    assert size is not None
+    return int(size[0])
+
+
+def _remember(tenants: Tenants, conn: psycopg.Connection[Any], count: int, prefix: str) -> None:
+    """Resolve ``count`` distinct scopes (a new actor each) on ``conn``: each resolution remembers its token."""
+    tokens = [tenants.db.sign(tenants.scope("acme/api"), actor=f"{prefix}-{n}") for n in range(count)]
+    conn.execute("SET LOCAL ROLE scopedb_app")
+    row = conn.execute("SELECT count(scopedb.resolve_scope(t)) FROM unnest(%s::text[]) AS t", (tokens,)).fetchone()
+    assert row == (count,)
+    conn.commit()
+
+
+MEMO_LIMIT = 1_048_576  # remember_scope empties the memo once it has reached this size (revision 0026)
+
+
+def test_the_memo_stays_bounded_on_a_connection_that_meets_many_scopes(tenants: Tenants) -> None:
+    """A pooled connection meets scope after scope. Its memo is a temporary table, which no vacuum reaches: when it
+    deleted its oldest row for every new token, it grew with every token ever remembered (2 MB after 3,000), and
+    every entry scanned it all. It is emptied as a whole once it reaches 1 MB, and stays usable after that."""
+    with app_connection(tenants.db) as conn:
+        kept = _resolved_token(tenants, "beta/web")
+        conn.execute("SET LOCAL ROLE scopedb_app")
+        assert conn.execute("SELECT scopedb.reenter_scope(%s)", (kept,)).fetchone() == ([tenants.b.id],)
+        conn.commit()
+        _remember(tenants, conn, 4_000, "many")  # about twice what the limit holds
+        assert 0 < _memo_bytes(tenants, conn) <= MEMO_LIMIT + 65_536
+        # A token remembered before the memo was emptied is verified again, and reads what it read before.
+        conn.execute("SET LOCAL ROLE scopedb_app")
+        assert conn.execute("SELECT scopedb.reenter_scope(%s)", (kept,)).fetchone() == ([tenants.b.id],)
+        assert _visible(conn) == [tenants.b.id]
+        conn.rollback()
+        assert tenants.db.enter_scope(conn, tenants.scope("acme/api")) == [tenants.a.id]
+        assert _visible(conn) == [tenants.a.id]
+
+
+def test_a_read_only_entry_into_a_full_memo_skips_it(tenants: Tenants) -> None:
+    """Emptying the memo is refused in a read-only transaction. An entry that finds the memo full there leaves it
+    as it is, does not remember its token, and enters as any other entry does."""
+    with app_connection(tenants.db) as conn:
+        full = 0
+        for batch in range(2_000):  # by 200 tokens, then one at a time near the limit
+            if full >= MEMO_LIMIT:
+                break
+            _remember(tenants, conn, 200 if full < MEMO_LIMIT - 200_000 else 1, f"fill-{batch}")
+            grown = _memo_bytes(tenants, conn)
+            assert grown >= full  # not emptied yet: that happens when a token comes in to a full memo
+            full = grown
+        assert full >= MEMO_LIMIT
+        token = _resolved_token(tenants, "beta/web")
+        conn.execute("SET TRANSACTION READ ONLY")
+        conn.execute("SET LOCAL ROLE scopedb_app")
+        assert conn.execute("SELECT scopedb.reenter_scope(%s)", (token,)).fetchone() == ([tenants.b.id],)
+        assert _visible(conn) == [tenants.b.id]
+        conn.rollback()
+        assert _memo_bytes(tenants, conn) == full
+
+
+def test_a_failed_names_check_is_asked_again(tenants: Tenants) -> None:
+    """reenter_scope remembers a token, with the names epoch, before it checks the token's names (so the policy
+    the check reads through finds it in the memo). When the names no longer match, that epoch is taken back: a
+    second reentry of the token on the same connection, at the same epoch, must check and refuse it again, not
+    find the check passed."""
+    token = _resolved_token(tenants, "beta/web")
+    with psycopg.connect(tenants.db.dsn) as admin:
+        admin.execute("UPDATE scopedb.projects SET name = 'beta/web-archived' WHERE id = %s", (tenants.b.id,))
+    with app_connection(tenants.db) as conn:
+        for _ in range(2):
+            conn.execute("SET LOCAL ROLE scopedb_app")
+            assert conn.execute("SELECT scopedb.reenter_scope(%s)", (token,)).fetchone() == ([],)
+            assert _visible(conn) == []
+            conn.commit()
