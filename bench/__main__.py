@@ -132,6 +132,8 @@ def summary(result: dict[str, Any]) -> str:
     if "entry" in result:
         e = result["entry"]
         new = f", new scope over known projects {e['enter_new_scope_ms']:.3f} ms" if "enter_new_scope_ms" in e else ""
+        if "enter_new_scope_after_many_ms" in e:
+            new += f" ({e['enter_new_scope_after_many_ms']:.3f} ms after {e['many_scopes']:,} more)"
         lines.append(f"scope entry {e['enter_ms']:.3f} ms{new}, again {e['enter_again_ms']:.3f} ms (bar 0.3); "
                      f"scoped/unscoped lookup throughput {e['throughput_ratio']:.2f} (bar 0.8)")  # fmt: skip
     if "ingest" in result:

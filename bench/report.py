@@ -137,6 +137,14 @@ def tables(result: dict[str, Any]) -> str:
                 else []
             ),
             *(
+                [
+                    f"| the same, after {e['many_scopes']:,} more new scopes on the connection (the memo's upkeep) | "
+                    f"{e['enter_new_scope_after_many_ms']:.3f} ms | |"
+                ]
+                if "enter_new_scope_after_many_ms" in e
+                else []
+            ),
+            *(
                 [f"| entering it again, its resolved token kept | {e['enter_again_ms']:.3f} ms | ≤ 0.3 ms |"]
                 if "enter_again_ms" in e
                 else []

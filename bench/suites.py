@@ -433,6 +433,9 @@ def graph(bench: Bench, repeat: int) -> dict[str, Any]:
     return {"rows": rows, "bar": "ratio_p50 <= 1.3", "worst_ratio": max(r["ratio_p50"] for r in rows)}
 
 
+MANY_SCOPES = 3_000  # new scopes entered on one connection before the new-scope entry is measured again
+
+
 def entry(bench: Bench, repeat: int, seconds: float = 5.0, workers: int = 4) -> dict[str, Any]:
     """Entering a signed scope, and scoped vs unscoped point lookups over a pool."""
     project = bench.corpus.projects[-1]
@@ -474,9 +477,21 @@ def entry(bench: Bench, repeat: int, seconds: float = 5.0, workers: int = 4) -> 
             repeat,
         )
         # The last round trip opened a transaction, and the raw COMMITs above did not mark the connection clean:
-        # end it as scopedb does, so the pool takes it back instead of discarding it.
+        # end it as scopedb does (here, and after the next measure), so the pool takes it back.
+        lifecycle.end(conn, "ROLLBACK")
+        # A service's connection meets scope after scope. Each new one is remembered in the session's memo of
+        # verified tokens, a temporary table no vacuum reaches: the same new-scope entry, measured again after
+        # MANY_SCOPES more on this connection, shows whether the memo's upkeep grows with them (until revision 0026
+        # its size grew without end; its time, at medium size, did not measurably).
+        for _ in range(MANY_SCOPES):
+            enter_new("COMMIT")
+        late = interleaved(
+            {"new+commit": functools.partial(enter_new, "COMMIT"), "round_trip": lambda: conn.execute("SELECT 1")},
+            repeat,
+        )
         lifecycle.end(conn, "ROLLBACK")
     enter_ms = timings["enter+commit"].p50 - timings["round_trip"].p50
+    enter_new_late_ms = late["new+commit"].p50 - late["round_trip"].p50
     enter_again_ms = timings["again+commit"].p50 - timings["round_trip"].p50
     enter_new_ms = timings["new+commit"].p50 - timings["round_trip"].p50
     rolled_back = {name: timings[f"{name}+rollback"].p50 - timings["round_trip"].p50
@@ -529,6 +544,8 @@ def entry(bench: Bench, repeat: int, seconds: float = 5.0, workers: int = 4) -> 
         "enter_again_rolled_back_ms": rolled_back["again"],
         "enter_new_scope_ms": enter_new_ms,
         "enter_new_scope_rolled_back_ms": rolled_back["new"],
+        "enter_new_scope_after_many_ms": enter_new_late_ms,
+        "many_scopes": MANY_SCOPES,
         "enter_bar_ms": 0.3,
         "round_trip_ms": timings["round_trip"].p50,
         "scoped_lookup_tps": scoped_tps,

@@ -237,8 +237,9 @@ MEMO_LIMIT = 1_048_576  # remember_scope empties the memo once it has reached th
 
 def test_the_memo_stays_bounded_on_a_connection_that_meets_many_scopes(tenants: Tenants) -> None:
     """A pooled connection meets scope after scope. Its memo is a temporary table, which no vacuum reaches: when it
-    deleted its oldest row for every new token, it grew with every token ever remembered (2 MB after 3,000), and
-    every entry scanned it all. It is emptied as a whole once it reaches 1 MB, and stays usable after that."""
+    deleted its oldest row for every new token, it grew with every token ever remembered (2.7 MB after 4,000 here),
+    and every new token's entry scanned it all. It is emptied as a whole once it reaches 1 MB, and stays usable
+    after that."""
     with app_connection(tenants.db) as conn:
         kept = _resolved_token(tenants, "beta/web")
         conn.execute("SET LOCAL ROLE scopedb_app")
