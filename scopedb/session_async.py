@@ -79,9 +79,12 @@ class AsyncScopedSession(SessionState):
     async def execute(self, query: Query, params: Params = None) -> Result:
         """Run any statement in this transaction, as ``scopedb_app``, still under the scope.
 
-        Driver errors come back as scopedb errors (a refused write is a :class:`ScopeViolationError`).
+        Driver errors come back as scopedb errors (a refused write is a :class:`ScopeViolationError`). A statement
+        whose text is word for word one of scopedb's own (:data:`scopedb.sqlfiles.KEPT`, such as the graph walk)
+        is kept prepared, as it is when scopedb's methods or :meth:`AsyncDatabase.run` send it; any other text is
+        not (docs/security.md #92).
         """
-        return await self._execute(query, params, prepare=False)
+        return await self._execute(query, params, prepare=sqlfiles.is_kept(query))
 
     async def _execute(self, query: Query, params: Params, *, prepare: bool) -> Result:
         """:meth:`execute`; ``prepare`` keeps the statement prepared in the session (only the statements of

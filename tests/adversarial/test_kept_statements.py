@@ -70,6 +70,22 @@ def test_the_session_keeps_scopedb_s_own_statements_and_never_a_caller_s_text(on
     assert dict((text, runs) for _, text, runs in kept)[reentry] >= 16
 
 
+def test_scopedb_s_own_statement_sent_through_execute_is_kept_and_a_caller_s_is_not(
+    one: Database, tenants: Tenants
+) -> None:
+    """The rule is the text, not the door: the graph walk sent word for word through ``execute`` is the statement
+    ``search_graph`` keeps, and is kept the same way; a caller's text beside it, literal and all, is not."""
+    walk = sqlfiles.query("retrieval", "graph_walk")
+    with one.scoped(tenants.scope("acme/api")) as s:
+        params = {"projects": list(s.project_ids), "start": ["start"], "depth": 2, "relations": None}
+        for _ in range(3):
+            s.execute(walk, params)
+            s.execute(f"SELECT '{LITERAL}', %(depth)s::integer", {"depth": 2})
+    runs = {text: n for _, text, n in _kept(one, tenants)}
+    assert runs.get(_as_sent(walk)) == 3
+    assert not [text for text in runs if LITERAL in text]
+
+
 def test_without_prepared_statements_the_session_keeps_none(tenants: Tenants) -> None:
     db = tenants.one_connection(prepared_statements=False)
     try:
