@@ -71,6 +71,10 @@ class ScopedSession(SessionState):
         # session when its block ends either finishes its statement first (inside this transaction) or finds it
         # closed — never runs in the next borrower's transaction on the same connection.
         self._lock = Lock()
+        # One cursor for every statement of the transaction, made at the first: a new one per statement cost about
+        # 9 µs of a statement's client time (the cursor copies the connection's adapters). Dropped when the
+        # connection learns pgvector's types, so that the next one sees them.
+        self._cursor: psycopg.Cursor[Any] | None = None
 
     @property
     def projects(self) -> dict[str, int]:
@@ -95,11 +99,13 @@ class ScopedSession(SessionState):
             if self._closed:
                 raise SessionClosedError()
             try:
-                with self._conn.cursor() as cur:
-                    cur.execute(query, params, prepare=prepare)
-                    columns = column_names(cur)
-                    rows = cur.fetchall() if columns is not None else []
-                    return Result(columns=columns or (), rows=rows, rowcount=cur.rowcount)
+                cur = self._cursor
+                if cur is None:
+                    cur = self._cursor = self._conn.cursor()
+                cur.execute(query, params, prepare=prepare)
+                columns = column_names(cur)
+                rows = cur.fetchall() if columns is not None else []
+                return Result(columns=columns or (), rows=rows, rowcount=cur.rowcount)
             except psycopg.Error as exc:
                 raise translate(exc) from exc
 
@@ -132,12 +138,16 @@ class ScopedSession(SessionState):
             raise InvalidArgumentError("the vector type is missing: run scopedb migrate")
         register_vector_info(self._conn, info)
         VECTOR_READY.add(self._conn)
+        self._cursor = None  # made before the types were known
 
     def close(self) -> None:
         """End this handle (the block that opened it ends the transaction); later calls raise
         :class:`SessionClosedError`."""
         with self._lock:
             self._closed = True
+            if self._cursor is not None:
+                self._cursor.close()
+                self._cursor = None
 
     def embedding_dimension(self) -> int:
         """The width of ``fragments.embedding``, fixed when the database was first migrated."""

@@ -11,6 +11,7 @@ import sys
 import numpy as np
 import psycopg
 import pytest
+from pgvector import Vector
 
 from scopedb import Database, Fragment, ResourceScope, ScopeViolationError
 from scopedb.backends.postgres import PgGraphBackend, PgTextBackend, PgVectorBackend
@@ -530,3 +531,20 @@ def test_a_connection_made_before_scopedb_was_imported_learns_query_vectors(tena
                           timeout=60, check=False)  # fmt: skip
     assert done.returncode == 0, done.stderr[-2000:]
     assert done.stdout.split() == ["unknown", "before", "teaching", "[1,2]"]
+
+
+def test_a_session_s_statements_see_the_vector_types_it_learns_midway(tenants: Tenants) -> None:
+    """A session sends all its statements through one cursor, made at its first statement, and a cursor keeps the
+    types the connection knew when it was made. On a new connection the session learns pgvector's types only at
+    its first bulk ingest, after that cursor exists: the statements from then on must still see them (the
+    embedding sent in binary, and read back as a vector, not as its text)."""
+    db = tenants.one_connection()
+    try:
+        with db.scoped(tenants.scope("acme/api")) as s:
+            assert s.execute("SELECT 1").scalar() == 1  # the session's cursor, before the types are known
+            assert s.ingest_fragments([Fragment(project="acme/api", id="midway", content="x", embedding=_unit(9))]) == 1
+            stored = s.execute("SELECT embedding FROM scopedb.fragments WHERE id = 'midway'").scalar()
+        assert isinstance(stored, Vector)
+        assert np.allclose(stored.to_numpy(), _unit(9), atol=1e-6)
+    finally:
+        db.close()
