@@ -44,17 +44,27 @@ class Timing:
         return ordered[min(len(ordered) - 1, round(0.95 * (len(ordered) - 1)))]
 
 
-def interleaved(actions: Mapping[str, Callable[[], Any]], repeat: int, *, warmup: int = 2) -> dict[str, Timing]:
-    """Time several actions in turn, ``repeat`` rounds, so drift in machine load hits them all alike."""
+def interleaved(
+    actions: Mapping[str, Callable[[], Any]], repeat: int, *, warmup: int = 2, budget_ms: float = 0.0
+) -> dict[str, Timing]:
+    """Time several actions in turn, ``repeat`` rounds, so drift in machine load hits them all alike.
+
+    With ``budget_ms``, rounds go on past ``repeat`` while all the rounds so far took less than that, up to eight
+    times ``repeat``: a query of a few tenths of a millisecond then gets a few hundred samples instead of 25, and
+    the ratio of two medians stops moving by 0.1-0.3 from one run to the next on this shared machine (the same
+    medium run at one commit gave 1.17 and 1.46 for one case with 25), while a slow query keeps ``repeat``."""
     for _ in range(warmup):
         for action in actions.values():
             action()
     samples: dict[str, list[float]] = {name: [] for name in actions}
-    for _ in range(repeat):
+    started = time.perf_counter()
+    rounds = 0
+    while rounds < repeat or (rounds < 8 * repeat and (time.perf_counter() - started) * 1000 < budget_ms):
         for name, action in actions.items():
             start = time.perf_counter()
             action()
             samples[name].append((time.perf_counter() - start) * 1000)
+        rounds += 1
     return {name: Timing(values) for name, values in samples.items()}
 
 
