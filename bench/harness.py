@@ -51,9 +51,10 @@ def interleaved(
     """Time several actions in turn, ``repeat`` rounds, so drift in machine load hits them all alike.
 
     With ``budget_ms``, rounds go on past ``repeat`` while all the rounds so far took less than that, up to eight
-    times ``repeat``: a query of a few tenths of a millisecond then gets a few hundred samples instead of 25, and
-    the ratio of two medians stops moving by 0.1-0.3 from one run to the next on this shared machine (the same
-    medium run at one commit gave 1.17 and 1.46 for one case with 25), while a slow query keeps ``repeat``."""
+    times ``repeat``: a query of a few tenths of a millisecond then gets a few hundred samples instead of 25, which
+    narrows each median's sampling spread, while a slow query keeps ``repeat``. More rounds alone did not steady
+    the ratios from one run to the next (the scheduler's placement of client and server did that: see
+    :func:`pinned`)."""
     for _ in range(warmup):
         for action in actions.values():
             action()
