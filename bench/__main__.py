@@ -79,8 +79,10 @@ def run(
             ("two_tenants", functools.partial(requests.two_tenants, bench, repeat, queries=10 if quick else 50)),
         ]
         result["round_trip_ms"] = _round_trip(bench.owner)
-        with pinned(bench.owner) as pinning:
-            result["round_trip_pinned_ms"] = _round_trip(bench.owner) if pinning else None
+        result["round_trip_pinned_ms"] = None
+        if pin:
+            with pinned(bench.owner) as pinning:
+                result["round_trip_pinned_ms"] = _round_trip(bench.owner) if pinning else None
         for name, suite in chosen:
             if only is None or name in only:
                 suite_started = time.perf_counter()

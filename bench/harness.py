@@ -151,16 +151,23 @@ def loaded(
             server.stop()
 
 
-def _children(parent: int) -> list[int]:
-    """The processes whose parent is ``parent`` (from /proc)."""
-    found = []
+def _parent(pid: int) -> int:
+    """The parent of process ``pid`` (from /proc: the field after the command's closing parenthesis and the
+    state)."""
+    return int(Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()[1])
+
+
+def _place_server(postmaster: int, cpus: set[int]) -> None:
+    """Put the postmaster and the processes it has forked on ``cpus`` (backends forked later inherit them)."""
+    children = []
     for entry in Path("/proc").iterdir():
         if entry.name.isdigit():
             with contextlib.suppress(OSError):
-                # The fields after the command's closing parenthesis: state, then the parent's pid.
-                if int((entry / "stat").read_text().rsplit(")", 1)[1].split()[1]) == parent:
-                    found.append(int(entry.name))
-    return found
+                if _parent(int(entry.name)) == postmaster:
+                    children.append(int(entry.name))
+    for pid in (postmaster, *children):
+        with contextlib.suppress(ProcessLookupError):
+            os.sched_setaffinity(pid, cpus)
 
 
 @contextmanager
@@ -173,7 +180,7 @@ def pinned(owner: psycopg.Connection[tuple[Any, ...]]) -> Iterator[bool]:
     costs about 0.03 ms, and about 0.1 ms when the two run apart, and which one a request gets changes from moment
     to moment. On this machine a sub-millisecond query's samples fell into two groups about 0.1 ms apart, and the
     scoped/owner ratio of the 2-hop walk at 0.1% (smoke corpus) came out at 2.05, 2.01 and 1.34 in three blocks of
-    400 rounds in a row. Pinned, every round trip crosses from one CPU to the other (about 0.125 ms), as it does
+    400 rounds in a row. Pinned, every round trip crosses from one CPU to the other (0.065-0.125 ms), as it does
     between a service and its database on separate machines, where it costs more still; the same three blocks gave
     1.19, 1.19 and 1.17. The extra round-trip time is in both sides of a ratio: the results also give the
     difference, which does not depend on it."""
@@ -183,23 +190,22 @@ def pinned(owner: psycopg.Connection[tuple[Any, ...]]) -> Iterator[bool]:
         return
     row = owner.execute("SELECT pg_backend_pid()").fetchone()
     assert row is not None
-    postmaster = int(Path(f"/proc/{row[0]}/stat").read_text().rsplit(")", 1)[1].split()[1])
+    postmaster = _parent(row[0])
     everything = set(cpus)
     try:
-        try:
-            for pid in (postmaster, *_children(postmaster)):
-                with contextlib.suppress(ProcessLookupError):
-                    os.sched_setaffinity(pid, {cpus[-1]})
-        except PermissionError:
-            yield False
-            return
-        os.sched_setaffinity(0, {cpus[0]})
+        _place_server(postmaster, {cpus[-1]})
+    except PermissionError:
+        with contextlib.suppress(PermissionError):
+            _place_server(postmaster, everything)
+        yield False
+        return
+    os.sched_setaffinity(0, {cpus[0]})
+    try:
         yield True
     finally:
         os.sched_setaffinity(0, everything)
-        for pid in (postmaster, *_children(postmaster)):
-            with contextlib.suppress(ProcessLookupError, PermissionError):
-                os.sched_setaffinity(pid, everything)
+        with contextlib.suppress(PermissionError):
+            _place_server(postmaster, everything)
 
 
 def memory_settings() -> dict[str, str]:
