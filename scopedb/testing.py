@@ -126,16 +126,19 @@ def scopedb_template(scopedb_server: ScopedbTestServer) -> Iterator[str]:
 
 @contextlib.contextmanager
 def cloned_database(server: ScopedbTestServer, template: str) -> Iterator[str]:
-    """A fresh clone of ``template`` (its administrative DSN) for as long as the block runs."""
+    """A fresh clone of ``template`` (its administrative DSN) for as long as the block runs.
+
+    The clone is dropped when the block ends, on the embedded server too: a session makes hundreds of clones of
+    about 15 MB each, and deleting them all with the data directory at the end of scopedb's own suite took 27 s,
+    where dropping one takes 5-9 ms."""
     name = f"scopedb_t_{os.getpid()}_{next(_counter)}"
     _create_database(server, name, template=template)
     dsn = server.admin_dsn(name)
-    migrations.harden_database(dsn)  # database ACLs are not copied from the template
     try:
+        migrations.harden_database(dsn)  # database ACLs are not copied from the template
         yield dsn
     finally:
-        if server.external:
-            _drop_database(server, name)
+        _drop_database(server, name)
 
 
 @pytest.fixture
@@ -178,6 +181,11 @@ def _create_database(server: ScopedbTestServer, name: str, *, template: str | No
         statement = sql.SQL("CREATE DATABASE {}").format(sql.Identifier(name))
         if template:
             statement = sql.SQL("CREATE DATABASE {} TEMPLATE {}").format(sql.Identifier(name), sql.Identifier(template))
+            if server.server.backend == "embedded":
+                # On the session's own throwaway server (no fsync), copying the template's files is about 15 ms
+                # faster a clone than writing them through the WAL. A server that others use keeps PostgreSQL's
+                # default: FILE_COPY checkpoints, which there would flush their work to disk too.
+                statement += sql.SQL(" STRATEGY FILE_COPY")
         conn.execute(statement)
 
 
