@@ -1114,12 +1114,6 @@ BEGIN
         INSERT INTO scopedb_private.fragment_originals SELECT (o).* FROM pg_catalog.unnest(originals) AS o;
         EXECUTE pg_catalog.format(
             'ALTER TABLE scopedb_parts.fragments_%s ENABLE ROW LEVEL SECURITY, FORCE ROW LEVEL SECURITY', project);
-        -- The partition's one policy: scopedb.project_nearest reads it directly (see there).
-        EXECUTE pg_catalog.format(
-            'CREATE POLICY "owner searches the project its entered scope reads whole" '
-            'ON scopedb_parts.fragments_%s AS PERMISSIVE FOR SELECT TO scopedb_owner '
-            'USING (project_id = ANY ((SELECT scopedb.scope_whole_project_ids(true))::bigint[]) '
-            'AND valid_from <= pg_catalog.now() AND (valid_to IS NULL OR valid_to > pg_catalog.now()))', project);
         EXECUTE pg_catalog.format(
             'ALTER TABLE scopedb.fragments ATTACH PARTITION scopedb_parts.fragments_%s FOR VALUES IN (%s)',
             project, project);
@@ -1619,72 +1613,6 @@ BEGIN
 END
 $$;
 
--- The k nearest valid fragments of one project that has a partition of its own, for a scope that reads the
--- project whole at the present time (scopedb.nearest_fragments asks it first for a one-project cosine search);
--- nothing for any other scope or project, and the caller then searches through scopedb.fragments under RLS.
---
--- Why it exists: that search, through the parent table under the read policies, is planned on every call (68 µs
--- of planning for one partition under RLS, 10 µs for the partition read directly), which was the largest fixed
--- cost of a one-project search (docs/benchmarks.md, "Two tenants"). Here the statement names the project's own
--- partition, which holds that project's rows alone (LIST partition of one value, audited by E026), so it needs no
--- pruning and no policy of fragments. It runs as the owner, and the partition's forced row-level security still
--- decides: its one policy (made by scopedb_private.create_project_storage) admits, to the owner, the rows of a
--- project the entered scope reads whole and valid now, which is the first branch of the app's read policy on
--- fragments, word for word. So what a call returns is what the app's own search of that project would see, by
--- construction and by the database: a scope narrowed by resource, path or name, or at another instant, reads
--- nothing here (the check below returns before any read; without it the policy would filter every row). The
--- index consulted holds the project's rows alone, so it answers nothing about another tenant's (the similarity
--- oracle, docs/security.md #76).
---
--- The search is a strict iterative scan of the project's HNSW index, the ties broken as the exact statement breaks
--- them, with the caller's settings pinned (sql/04_settings_of_kept_plans.sql, and the search's own here). With no
--- index built (yet) the planner scans the partition and sorts: the exact answer.
-CREATE FUNCTION scopedb.project_nearest(project bigint, query vector, k integer, ef_search integer,
-                                        max_scan_tuples integer)
-RETURNS TABLE (project_id bigint, id text, resource_id text, path text, fqn text, content text,
-               distance double precision)
-LANGUAGE plpgsql
-VOLATILE
-SECURITY DEFINER
-SET search_path = pg_catalog, pg_temp
-SET plan_cache_mode = auto
-SET hnsw.iterative_scan = strict_order
-SET hnsw.ef_search = 20
-SET hnsw.max_scan_tuples = 20000
-AS $$
-BEGIN
-    IF project IS NULL OR query IS NULL OR k IS NULL OR k <= 0 OR k > 10000
-       OR NOT COALESCE(project = ANY (scopedb.scope_whole_project_ids(true)), false)
-       OR pg_catalog.to_regclass(pg_catalog.format('scopedb_parts.fragments_%s', project)) IS NULL THEN
-        RETURN;
-    END IF;
-    PERFORM pg_catalog.set_config('hnsw.ef_search', GREATEST(LEAST(COALESCE(ef_search, 0), 1000), k, 1)::text, true),
-            pg_catalog.set_config('hnsw.max_scan_tuples', GREATEST(COALESCE(max_scan_tuples, 0), 1)::text, true),
-            pg_catalog.set_config('enable_sort', 'off', true);
-    -- The project id is a bigint, formatted into the partition's name only (the caller's value, but a number).
-    RETURN QUERY EXECUTE pg_catalog.format(
-        'SELECT f.project_id, f.id, f.resource_id, f.path, f.fqn, f.content, '
-        '(f.embedding <=> $1)::double precision FROM scopedb_parts.fragments_%s AS f '
-        'WHERE f.embedding IS NOT NULL '
-        'AND f.valid_from <= pg_catalog.now() AND (f.valid_to IS NULL OR f.valid_to > pg_catalog.now()) '
-        'ORDER BY f.embedding <=> $1, f.project_id, f.id LIMIT $2', project)
-        USING query, k;
-END
-$$;
-COMMENT ON FUNCTION scopedb.project_nearest(bigint, vector, integer, integer, integer) IS
-    'The k nearest valid fragments of one project with its own partition, for a scope that reads it whole now; nothing otherwise.';
-
--- As for group_nearest: pgvector's operator is in the extension's schema, which the search_path must name.
-DO $$
-BEGIN
-    EXECUTE pg_catalog.format(
-        'ALTER FUNCTION scopedb.project_nearest(bigint, vector, integer, integer, integer) '
-        'SET search_path = pg_catalog, %I, pg_temp',
-        (SELECT n.nspname FROM pg_catalog.pg_extension AS e
-           JOIN pg_catalog.pg_namespace AS n ON n.oid = e.extnamespace WHERE e.extname = 'vector'));
-END
-$$;
-
 -- ---------------------------------------------------------------------------------------------------------------
 -- Full-text search
 -- ---------------------------------------------------------------------------------------------------------------
@@ -1858,14 +1786,6 @@ BEGIN
             RETURN QUERY
                 SELECT g.project_id, g.id, g.resource_id, g.path, g.fqn, g.content, g.distance, true
                   FROM scopedb.group_nearest(projects, query, k, ef_search, max_scan_tuples) AS g;
-            GET DIAGNOSTICS found = ROW_COUNT;
-        ELSE
-            -- One project read whole, in a partition of its own: its partition directly (scopedb.project_nearest;
-            -- nothing otherwise), which plans in a sixth of the time the statement below takes.
-            RETURN QUERY
-                SELECT p.project_id, p.id, p.resource_id, p.path, p.fqn, p.content, p.distance, true
-                  FROM scopedb.project_nearest(projects[pg_catalog.array_lower(projects, 1)], query, k, ef_search,
-                                               max_scan_tuples) AS p;
             GET DIAGNOSTICS found = ROW_COUNT;
         END IF;
         IF found = 0 THEN

@@ -20,8 +20,8 @@
 --   * The graph walks and the edge trigger pin all of that and also keep the generic plan
 --     (plan_cache_mode = force_generic_plan), so the plan kept does not depend on whose parameters came first.
 -- Functions planned on every call (plan_cache_mode = force_custom_plan: storage_plan, delete_fragments,
--- delete_resources) plan for their caller alone and are not listed. text_candidates, nearest_fragments,
--- group_nearest and project_nearest plan their searches on every call (for the scope's partitions) and keep the plans of the rest, so
+-- delete_resources) plan for their caller alone and are not listed. text_candidates, nearest_fragments and
+-- group_nearest plan their searches on every call (for the scope's partitions) and keep the plans of the rest, so
 -- they pin the full set; their searches are planned under it too, with the settings each function sets for them. The admin-only
 -- functions are not called by tenants; the functions these call (check_token, verified_claims, resolve_token)
 -- plan under their callers' pinned settings. scopedb.clean_session must not pin anything: at its exit a SET clause
@@ -54,7 +54,7 @@ DECLARE
         'scopedb.forget_note', 'scopedb.search_notes', 'scopedb.fetch_notes', 'scopedb_private.sweep_notes',
         'scopedb_private.note_is_live', 'scopedb_private.refuse_resource_cycle', 'scopedb_private.keep_original_content',
         'scopedb_private.sync_fragment_search', 'scopedb_private.forget_fragment_copies',
-        'scopedb.text_candidates', 'scopedb.nearest_fragments', 'scopedb.group_nearest', 'scopedb.project_nearest',
+        'scopedb.text_candidates', 'scopedb.nearest_fragments', 'scopedb.group_nearest',
         'scopedb_private.sync_group_vectors', 'scopedb_private.redeclare_search_group'];
     walks constant text[] := ARRAY[
         'scopedb.graph_walk', 'scopedb.graph_shortest_path', 'scopedb_private.copy_edge_ends'];

@@ -68,8 +68,6 @@ GRANT EXECUTE ON FUNCTION scopedb.text_candidates(tsquery, integer) TO scopedb_a
 GRANT EXECUTE ON FUNCTION scopedb.nearest_fragments(vector, integer, bigint[], text, boolean, integer, integer) TO scopedb_app;
 -- nearest_fragments calls it as the app: the answer of the search groups the scope reads whole.
 GRANT EXECUTE ON FUNCTION scopedb.group_nearest(bigint[], vector, integer, integer, integer) TO scopedb_app;
--- Likewise: one project's own partition, for a scope that reads it whole.
-GRANT EXECUTE ON FUNCTION scopedb.project_nearest(bigint, vector, integer, integer, integer) TO scopedb_app;
 GRANT EXECUTE ON FUNCTION scopedb.graph_walk(bigint[], text[], integer, text[]) TO scopedb_app;
 GRANT EXECUTE ON FUNCTION scopedb.graph_shortest_path(bigint[], text, text, integer, text[]) TO scopedb_app;
 GRANT EXECUTE ON FUNCTION scopedb.lock_project_tiers(bigint) TO scopedb_app;

@@ -892,8 +892,7 @@ AS $$
     -- scopedb_private.group_vectors named for the one search group its bound holds (that copy has no shared
     -- partition: rows of groups without a partition are not copied); every partition of those three is
     -- there; each is owned by scopedb_owner, grants nothing to anyone, has row-level security enabled and forced,
-    -- no policy (but, on a project's own partition of fragments, the one create_project_storage makes for
-    -- scopedb.project_nearest), trigger (but those cloned from its parent) or rule of its own; and its indexes are the ones
+    -- no policy, trigger (but those cloned from its parent) or rule of its own; and its indexes are the ones
     -- cloned from the parent plus, once built, its own HNSW (fragments, a group's copy) or GIN (full text) index.
     -- Which projects a group's copy holds is the group's members, a row the audit does not read. A partition
     -- holding a second project, or an index that is not one of these, would be a structure shared or made
@@ -936,21 +935,7 @@ AS $$
                             THEN 'grants privileges on it: ' || c.relacl::text
                         WHEN NOT (c.relrowsecurity AND c.relforcerowsecurity)
                             THEN 'row-level security is not enabled and forced'
-                        -- A project's own partition of fragments may have one policy, exactly as
-                        -- create_project_storage makes it (what scopedb.project_nearest reads by); nothing else.
-                        WHEN EXISTS (SELECT FROM pg_catalog.pg_policy AS pol
-                                      WHERE pol.polrelid = c.oid
-                                        AND NOT ((SELECT pc.relname FROM pg_catalog.pg_class AS pc
-                                                   WHERE pc.oid = i.inhparent) = 'fragments'
-                                                 AND c.relname <> 'fragments_shared'
-                                                 AND pol.polname = 'owner searches the project its entered scope reads whole'
-                                                 AND pol.polcmd = 'r' AND pol.polpermissive
-                                                 AND pol.polroles = ARRAY['scopedb_owner'::regrole]::oid[]
-                                                 AND pol.polwithcheck IS NULL
-                                                 AND pg_catalog.pg_get_expr(pol.polqual, pol.polrelid)
-                                                     = '((project_id = ANY (( SELECT scopedb.scope_whole_project_ids(true) '
-                                                       'AS scope_whole_project_ids)::bigint[])) AND (valid_from <= now()) '
-                                                       'AND ((valid_to IS NULL) OR (valid_to > now())))'))
+                        WHEN EXISTS (SELECT FROM pg_catalog.pg_policy AS pol WHERE pol.polrelid = c.oid)
                             THEN 'has a policy of its own'
                         WHEN EXISTS (SELECT FROM pg_catalog.pg_trigger AS t
                                       WHERE t.tgrelid = c.oid AND NOT t.tgisinternal AND t.tgparentid = 0)

@@ -479,10 +479,9 @@ def test_every_function_that_keeps_plans_pins_jit_and_parallel_workers_off(tenan
             "AND pronamespace IN ('scopedb'::regnamespace, 'scopedb_private'::regnamespace)"
         ).fetchone()
     assert {row[0] for row in unpinned} == set(_UNPINNED)
-    assert pinned == (39,)  # 13 accessors and prepare_session, 16 on shared tables and the entry, 2 walks, 1 trigger,
+    assert pinned == (38,)  # 13 accessors and prepare_session, 16 on shared tables and the entry, 2 walks, 1 trigger,
     # the two searches (text_candidates, nearest_fragments), which keep the plans of all but their search, and
-    # the search groups' search (group_nearest) and their two trigger functions (revision 0022), and the search of
-    # one project's own partition (project_nearest, revision 0027)
+    # the search groups' search (group_nearest) and their two trigger functions (revision 0022)
 
 
 # Residual channels: bounded, documented ----------------------------------------------------------------------------

@@ -595,26 +595,6 @@ FAULTS: list[Fault] = [
         "scopedb_parts.fragments_",
     ),
     Fault(
-        "a project's partition whose search policy admits every row",
-        (
-            PROJECT + 'EXECUTE format(\'DROP POLICY "owner searches the project its entered scope reads whole" '
-            "ON scopedb_parts.fragments_%s', p); EXECUTE format('CREATE POLICY \"owner searches the project its "
-            "entered scope reads whole\" ON scopedb_parts.fragments_%s FOR SELECT TO scopedb_owner USING (true)', p); "
-            "END $$",
-        ),
-        ("E026",),
-        "scopedb_parts.fragments_",
-    ),
-    Fault(
-        "a second policy on a project's partition",
-        (
-            PROJECT + "EXECUTE format('CREATE POLICY more_{n} ON scopedb_parts.fragments_%s FOR SELECT "
-            "TO scopedb_app USING (true)', p); END $$",
-        ),
-        ("E026",),
-        "scopedb_parts.fragments_",
-    ),
-    Fault(
         "an index of its own on a project's partition",
         (PROJECT + "EXECUTE format('CREATE INDEX extra_{n} ON scopedb_parts.fragments_%s (content)', p); END $$",),
         ("E026",),

@@ -83,10 +83,7 @@ def test_public_has_no_grants_on_scopedb_objects(scopedb_db: Database) -> None:
 
 #: SECURITY DEFINER functions that use pgvector's operators, whose schema their search_path must name (between
 #: pg_catalog, first, and pg_temp, last); every other one names pg_catalog and pg_temp alone.
-VECTOR_DEFINERS = {
-    "scopedb.group_nearest(bigint[],vector,integer,integer,integer)",
-    "scopedb.project_nearest(bigint,vector,integer,integer,integer)",
-}
+VECTOR_DEFINERS = {"scopedb.group_nearest(bigint[],vector,integer,integer,integer)"}
 
 
 def test_security_definer_functions_pin_search_path(scopedb_db: Database) -> None:
