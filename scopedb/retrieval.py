@@ -8,12 +8,11 @@ project's rows in partitions of its own; see docs/scaling.md) — RLS still deci
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import MISSING, dataclass, fields
 from typing import Any, Literal
 
 from scopedb import sqlfiles, steps
 from scopedb.backends.base import (
-    EPOCH,
     FragmentRecord,
     GraphEdge,
     GraphNode,
@@ -69,6 +68,8 @@ def _names(state: SessionState) -> Steps[dict[int, str]]:
 
 
 _new = object.__new__
+#: FragmentRecord's defaults, read from the class: a search's row sets the other fields.
+_FRAGMENT_DEFAULTS = {f.name: f.default for f in fields(FragmentRecord) if f.default is not MISSING}
 
 
 def _fragment(names: dict[int, str], row: Sequence[Any]) -> FragmentRecord:
@@ -81,8 +82,8 @@ def _fragment(names: dict[int, str], row: Sequence[Any]) -> FragmentRecord:
     field, so a field added to the class without being added here fails there)."""
     fragment = _new(FragmentRecord)
     fragment.__dict__.update(
+        _FRAGMENT_DEFAULTS,
         id=row[1], project_name=names.get(row[0], ""), content=row[5], resource_id=row[2], path=row[3], fqn=row[4],
-        embedding=None, valid_from=EPOCH, valid_to=None,
     )  # fmt: skip
     return fragment
 

@@ -138,16 +138,20 @@ class ScopedSession(SessionState):
             raise InvalidArgumentError("the vector type is missing: run scopedb migrate")
         register_vector_info(self._conn, info)
         VECTOR_READY.add(self._conn)
-        self._cursor = None  # made before the types were known
+        self._drop_cursor()  # made before the types were known
+
+    def _drop_cursor(self) -> None:
+        """Close the session's cursor; the next statement makes a new one."""
+        if self._cursor is not None:
+            self._cursor.close()
+            self._cursor = None
 
     def close(self) -> None:
         """End this handle (the block that opened it ends the transaction); later calls raise
         :class:`SessionClosedError`."""
         with self._lock:
             self._closed = True
-            if self._cursor is not None:
-                self._cursor.close()
-                self._cursor = None
+            self._drop_cursor()
 
     def embedding_dimension(self) -> int:
         """The width of ``fragments.embedding``, fixed when the database was first migrated."""

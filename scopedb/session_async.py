@@ -136,16 +136,20 @@ class AsyncScopedSession(SessionState):
             raise InvalidArgumentError("the vector type is missing: run scopedb migrate")
         register_vector_info(self._conn, info)
         VECTOR_READY.add(self._conn)
-        self._cursor = None  # made before the types were known
+        await self._drop_cursor()  # made before the types were known
+
+    async def _drop_cursor(self) -> None:
+        """Close the session's cursor; the next statement makes a new one."""
+        if self._cursor is not None:
+            await self._cursor.close()
+            self._cursor = None
 
     async def close(self) -> None:
         """End this handle (the block that opened it ends the transaction); later calls raise
         :class:`SessionClosedError`."""
         async with self._lock:
             self._closed = True
-            if self._cursor is not None:
-                await self._cursor.close()
-                self._cursor = None
+            await self._drop_cursor()
 
     async def embedding_dimension(self) -> int:
         """The width of ``fragments.embedding``, fixed when the database was first migrated."""
