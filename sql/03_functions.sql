@@ -1123,9 +1123,10 @@ BEGIN
         EXECUTE pg_catalog.format(
             'CREATE TABLE scopedb_parts.fragment_search_%s (LIKE scopedb_private.fragment_search '
             'INCLUDING DEFAULTS INCLUDING CONSTRAINTS INCLUDING GENERATED)', project);
+        -- The statistics target of tsv as its parent's: partitions do not inherit it (sql/02_schema.sql).
         EXECUTE pg_catalog.format(
-            'ALTER TABLE scopedb_parts.fragment_search_%s ENABLE ROW LEVEL SECURITY, FORCE ROW LEVEL SECURITY',
-            project);
+            'ALTER TABLE scopedb_parts.fragment_search_%s ENABLE ROW LEVEL SECURITY, FORCE ROW LEVEL SECURITY, '
+            'ALTER COLUMN tsv SET STATISTICS 10', project);
         EXECUTE pg_catalog.format(
             'ALTER TABLE scopedb_private.fragment_search ATTACH PARTITION scopedb_parts.fragment_search_%s '
             'FOR VALUES IN (%s)', project, project);
@@ -1635,7 +1636,9 @@ $$;
 -- unless it pins them: gin_fuzzy_search_limit thinned every tenant's matches before the scope filter, so the count
 -- A got back for a word told A how often other tenants use it. The settings below are fixed for the call. The
 -- statement is static (no EXECUTE), and no function shows its plan: a plan made as the owner, from every tenant's
--- statistics, changed shape with how common A's word was across all tenants.
+-- statistics, changed shape with how common A's word was across all tenants. The one-project statement estimates
+-- its tsquery from the partition's most common lexemes on every call, which the statistics target of tsv keeps
+-- short (sql/02_schema.sql, revision 0027).
 CREATE FUNCTION scopedb.text_candidates(query tsquery, max_rows integer)
 RETURNS TABLE (project_id bigint, id text, rank real, resource_id text, path text, fqn text, content text)
 LANGUAGE plpgsql

@@ -26,7 +26,7 @@ CATALOG_QUERIES: dict[str, str] = {
          WHERE n.nspname = ANY (%(schemas)s) ORDER BY 1, 2""",
     "columns": """
         SELECT c.relname, a.attname, format_type(a.atttypid, a.atttypmod), a.attnotnull,
-               pg_get_expr(d.adbin, d.adrelid), a.attgenerated, a.attidentity
+               pg_get_expr(d.adbin, d.adrelid), a.attgenerated, a.attidentity, a.attstattarget
           FROM pg_attribute a JOIN pg_class c ON c.oid = a.attrelid JOIN pg_namespace n ON n.oid = c.relnamespace
           LEFT JOIN pg_attrdef d ON d.adrelid = a.attrelid AND d.adnum = a.attnum
          WHERE n.nspname = ANY (%(schemas)s) AND a.attnum > 0 AND NOT a.attisdropped ORDER BY 1, 2""",
