@@ -233,8 +233,8 @@ COMMENT ON TABLE scopedb_private.fragment_search IS
 -- the tsquery as a constant (scopedb.text_candidates), and estimating it reads those lexemes on every call: at the
 -- default target they are 4-5 kB, stored compressed, and decompressing them cost about a quarter of the planning
 -- (perf, a 172-row project in the shared partition, revision 0027). The common words stay in the list; a rarer
--- one is estimated as rare, which changes no plan of that statement. Partitions do not inherit the target, so
--- scopedb_private.create_project_storage sets it on each new one as well.
+-- one is estimated as rarer than it is, which only favours the index scan such a word takes anyway. Partitions
+-- do not inherit the target, so scopedb_private.create_project_storage sets it on each new one as well.
 ALTER TABLE scopedb_private.fragment_search ALTER COLUMN tsv SET STATISTICS 10;
 
 CREATE TABLE scopedb_private.fragment_originals (

@@ -5,8 +5,8 @@
 -- statement's planning). The target of tsv is 10 now (100 lexemes, stored as they are), on the parent and every
 -- partition (ALTER TABLE recurses to the partitions there are; a partition made later does not inherit it, so
 -- create_project_storage sets it on each new one). The statistics are gathered again here, for tsv alone, so the
--- shorter lists apply from this revision on rather than from the next automatic ANALYZE. No plan changes: the
--- common lexemes stay in the list, and that statement's plan never depended on a rarer one's estimate.
+-- shorter lists apply from this revision on rather than from the next automatic ANALYZE. The common lexemes stay
+-- in the list; a rarer one is estimated as rarer than it is, which only favours the index scan it takes anyway.
 
 SET ROLE scopedb_owner;
 
