@@ -1,6 +1,6 @@
 -- Revision 0027 (issue 19): short statistics for the full-text copy's tsvectors.
 -- A one-project text search plans its tsquery as a constant (scopedb.text_candidates, planned on every call), and
--- the planner estimated it from the partition's most common lexemes: at the default statistics target, 1,000 of
+-- the planner estimated it from the partition's most common lexemes: at the default statistics target, up to 1,000 of
 -- them, 4-5 kB stored compressed in pg_statistic, decompressed on every call (perf: about a quarter of that
 -- statement's planning). The target of tsv is 10 now (100 lexemes, stored as they are), on the parent and every
 -- partition (ALTER TABLE recurses to the partitions there are; a partition made later does not inherit it, so
