@@ -229,13 +229,6 @@ COMMENT ON TABLE scopedb_private.fragment_search IS
     'Owner-only copy of fragments.tsv, of the columns the scope judges and of the content, partitioned like '
     'fragments, with a GIN index on the partitions of larger projects: for scoped full-text search (see '
     'scopedb.text_candidates).';
--- The statistics of tsv hold up to 100 most common lexemes a partition (target 10), not 1,000. A one-project
--- search plans the tsquery as a constant (scopedb.text_candidates), and estimating it reads those lexemes on every
--- call: at the default target they were 4.4 kB, stored compressed, and decompressing them cost about a quarter of
--- the planning (perf, a 172-row project in the shared partition, revision 0027). The common words stay in the
--- list; a rarer one is estimated as rarer than it is, which only favours the index scan such a word takes anyway.
--- Partitions do not inherit the target, so scopedb_private.create_project_storage sets it on each new one too.
-ALTER TABLE scopedb_private.fragment_search ALTER COLUMN tsv SET STATISTICS 10;
 
 CREATE TABLE scopedb_private.fragment_originals (
     project_id   bigint NOT NULL,
@@ -419,8 +412,15 @@ CREATE TABLE scopedb_parts.fragment_search_shared PARTITION OF scopedb_private.f
 -- As every partition: row-level security enabled and forced with no policy of its own, so it is read only
 -- through its parent, whose policies apply.
 ALTER TABLE scopedb_parts.fragments_shared ENABLE ROW LEVEL SECURITY, FORCE ROW LEVEL SECURITY;
-ALTER TABLE scopedb_parts.fragment_search_shared ENABLE ROW LEVEL SECURITY, FORCE ROW LEVEL SECURITY,
-    ALTER COLUMN tsv SET STATISTICS 10;  -- as its parent's (see scopedb_private.fragment_search)
+ALTER TABLE scopedb_parts.fragment_search_shared ENABLE ROW LEVEL SECURITY, FORCE ROW LEVEL SECURITY;
+-- The statistics of tsv hold up to 100 most common lexemes a partition (target 10), not 1,000. A one-project
+-- search plans the tsquery as a constant (scopedb.text_candidates), and estimating it reads those lexemes on every
+-- call: at the default target they were 4.4 kB, stored compressed, and decompressing them cost about a quarter of
+-- the planning (perf, a 172-row project in the shared partition, revision 0027). The common words stay in the
+-- list; a rarer one is estimated as rarer than it is, which only favours the index scan such a word takes anyway.
+-- ALTER TABLE sets it on the partitions there are (here, the shared one); a partition made later does not inherit
+-- it, and scopedb_private.create_project_storage gives each new one its parent's.
+ALTER TABLE scopedb_private.fragment_search ALTER COLUMN tsv SET STATISTICS 10;
 
 -- Graph traversal (edges are found from either end).
 CREATE INDEX graph_nodes_kind_idx ON scopedb.graph_nodes (project_id, kind);

@@ -1123,10 +1123,13 @@ BEGIN
         EXECUTE pg_catalog.format(
             'CREATE TABLE scopedb_parts.fragment_search_%s (LIKE scopedb_private.fragment_search '
             'INCLUDING DEFAULTS INCLUDING CONSTRAINTS INCLUDING GENERATED)', project);
-        -- The statistics target of tsv as its parent's: partitions do not inherit it (sql/02_schema.sql).
+        -- The statistics target of tsv as its parent's, which partitions do not inherit (sql/02_schema.sql); -1
+        -- is the default, for a parent that has none set.
         EXECUTE pg_catalog.format(
             'ALTER TABLE scopedb_parts.fragment_search_%s ENABLE ROW LEVEL SECURITY, FORCE ROW LEVEL SECURITY, '
-            'ALTER COLUMN tsv SET STATISTICS 10', project);
+            'ALTER COLUMN tsv SET STATISTICS %s', project,
+            (SELECT COALESCE(a.attstattarget, -1) FROM pg_catalog.pg_attribute AS a
+              WHERE a.attrelid = 'scopedb_private.fragment_search'::regclass AND a.attname = 'tsv'));
         EXECUTE pg_catalog.format(
             'ALTER TABLE scopedb_private.fragment_search ATTACH PARTITION scopedb_parts.fragment_search_%s '
             'FOR VALUES IN (%s)', project, project);

@@ -4,9 +4,10 @@
 -- them, 4-5 kB stored compressed in pg_statistic, decompressed on every call (perf: about a quarter of that
 -- statement's planning). The target of tsv is 10 now (100 lexemes, stored as they are), on the parent and every
 -- partition (ALTER TABLE recurses to the partitions there are; a partition made later does not inherit it, so
--- create_project_storage sets it on each new one). The statistics are gathered again here, for tsv alone, so the
--- shorter lists apply from this revision on rather than from the next automatic ANALYZE. The common lexemes stay
--- in the list; a rarer one is estimated as rarer than it is, which only favours the index scan it takes anyway.
+-- create_project_storage gives each new one its parent's). The statistics are gathered again here, for tsv
+-- alone, so the shorter lists apply from this revision on rather than from the next automatic ANALYZE. The common
+-- lexemes stay in the list; a rarer one is estimated as rarer than it is, which only favours the index scan it
+-- takes anyway.
 
 SET ROLE scopedb_owner;
 
@@ -82,10 +83,13 @@ BEGIN
         EXECUTE pg_catalog.format(
             'CREATE TABLE scopedb_parts.fragment_search_%s (LIKE scopedb_private.fragment_search '
             'INCLUDING DEFAULTS INCLUDING CONSTRAINTS INCLUDING GENERATED)', project);
-        -- The statistics target of tsv as its parent's: partitions do not inherit it (sql/02_schema.sql).
+        -- The statistics target of tsv as its parent's, which partitions do not inherit (sql/02_schema.sql); -1
+        -- is the default, for a parent that has none set.
         EXECUTE pg_catalog.format(
             'ALTER TABLE scopedb_parts.fragment_search_%s ENABLE ROW LEVEL SECURITY, FORCE ROW LEVEL SECURITY, '
-            'ALTER COLUMN tsv SET STATISTICS 10', project);
+            'ALTER COLUMN tsv SET STATISTICS %s', project,
+            (SELECT COALESCE(a.attstattarget, -1) FROM pg_catalog.pg_attribute AS a
+              WHERE a.attrelid = 'scopedb_private.fragment_search'::regclass AND a.attname = 'tsv'));
         EXECUTE pg_catalog.format(
             'ALTER TABLE scopedb_private.fragment_search ATTACH PARTITION scopedb_parts.fragment_search_%s '
             'FOR VALUES IN (%s)', project, project);
