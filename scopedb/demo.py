@@ -154,11 +154,11 @@ def _refusals(db: Database, out: Out) -> None:
         rows = s.execute("SELECT count(*) FROM scopedb.fragments").scalar()
     refusal(out, "set_config() the forged token, then read", f"{rows} rows")
     with db.scoped(acme) as s:
-        s.execute("RESET ROLE")
+        s.execute("SET ROLE NONE")  # the shared login itself
         try:
             s.execute("SELECT count(*) FROM scopedb.fragments")
         except ScopedbError as exc:
-            refusal(out, "RESET ROLE, then read", type(exc).__name__)
+            refusal(out, "SET ROLE NONE (the login), then read", type(exc).__name__)
 
 
 def refusal(out: Out, attempt: str, outcome: str) -> None:

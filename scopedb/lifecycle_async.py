@@ -7,6 +7,7 @@ discards any other, so a transaction interrupted mid-COMMIT never hands its sess
 
 from __future__ import annotations
 
+import contextlib
 import logging
 import os
 import sys
@@ -44,13 +45,16 @@ def app_connection_options(app_dsn: str, *, prepared_statements: bool = True) ->
     The startup options also fix what every transaction of the session starts as (READ COMMITTED, read-write, not
     deferrable), above any setting stored for the login and whatever the server's configuration says: the
     one-round-trip requests then send no BEGIN to say so, and no COMMIT (:data:`scopedb.logins.PINNED_DEFAULTS`).
+    And they make ``scopedb_app`` the session's role: what ``RESET ROLE`` (in the session cleanup, or a tenant's
+    SQL) returns to, so no request or scoped block sends a statement to become it. The login is still reachable
+    (``SET ROLE NONE``), as it was; it is just never what a pooled session is between two requests.
     A PgBouncer that cannot carry prepared statements is assumed not to pass startup options either: those
-    connections get neither, and their requests keep BEGIN and COMMIT."""
+    connections get none of this, and their transactions keep BEGIN, the role and COMMIT."""
     if not prepared_statements:
         return {"autocommit": True, "prepare_threshold": None}
     # Added to the options the DSN (or PGOPTIONS) already gives, which an ``options`` argument would replace.
     given = psycopg.conninfo.conninfo_to_dict(app_dsn).get("options") or os.environ.get("PGOPTIONS") or ""
-    options = f"{given} -c jit=off {_TRANSACTION_DEFAULTS}".strip()
+    options = f"{given} -c jit=off {_TRANSACTION_DEFAULTS} -c role=scopedb_app".strip()
     return {"autocommit": True, "prepare_threshold": ONLY_WHEN_ASKED, "options": options}
 
 
@@ -207,11 +211,12 @@ async def prepare_connection(conn: psycopg.AsyncConnection[Any]) -> None:
     rolled-back one cannot undo it. A database migrated before the memo existed has no such function: the
     connection then simply has no memo, and every statement verifies its scope in full. The connection also
     learns to bind query vectors (:func:`scopedb.vectors.teach_query_vectors`), and is marked
-    :data:`~scopedb.logins.PINNED_DEFAULTS` if its startup packet fixed what its transactions start as."""
+    :data:`~scopedb.logins.PINNED_DEFAULTS` if its startup packet fixed what its transactions start as and its
+    role."""
     teach_query_vectors(conn)
     await refuse_stored_settings(conn)
     try:
-        pinned = await (await conn.execute(sqlfiles.query("session", "pinned_transaction_defaults"))).fetchone()
+        pinned = await (await conn.execute(sqlfiles.query("session", "pinned_session_defaults"))).fetchone()
     except psycopg.Error as exc:
         raise translate(exc) from exc
     if pinned is not None and pinned[0]:
@@ -228,18 +233,23 @@ async def prepare_connection(conn: psycopg.AsyncConnection[Any]) -> None:
 
 async def remove_stored_settings(conn: psycopg.AsyncConnection[Any]) -> None:
     """``ALTER ROLE CURRENT_USER [IN DATABASE ...] RESET ALL`` as the login (a role may always reset its own), and
-    say which settings were found — their names only."""
+    say which settings were found — their names only. The session's role is the login's for that (``SET ROLE
+    NONE``: a pooled session's own role is scopedb_app, see :func:`app_connection_options`) and is reset after."""
     try:
         rows = await (await conn.execute(sqlfiles.query("session", "stored_settings"))).fetchall()
         await conn.execute("SET SESSION default_transaction_read_only = off")  # a stored 'on' refuses ALTER ROLE
+        await conn.execute("SET ROLE NONE")
         await conn.execute("ALTER ROLE CURRENT_USER RESET ALL")
         await conn.execute(
             sql.SQL("ALTER ROLE CURRENT_USER IN DATABASE {} RESET ALL").format(sql.Identifier(conn.info.dbname))
         )
-        await conn.execute("RESET default_transaction_read_only")
     except psycopg.Error as exc:
         log.error("could not remove settings stored for the application login: %s", type(exc).__name__)
         return
+    finally:
+        with contextlib.suppress(psycopg.Error):  # back to the session's own role, whatever failed above
+            await conn.execute("RESET ROLE")
+            await conn.execute("RESET default_transaction_read_only")
     log.warning("removed settings stored for the application login %s: %s", conn.info.user, stored_setting_names(rows))
 
 

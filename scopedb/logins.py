@@ -61,10 +61,11 @@ VETTED: weakref.WeakSet[Any] = weakref.WeakSet()
 #: discarded instead of lent to the next tenant.
 CLEAN: weakref.WeakSet[Any] = weakref.WeakSet()
 
-#: Connections whose session starts every transaction READ COMMITTED, read-write and not deferrable because its
-#: startup packet says so (``lifecycle.app_connection_options``; checked once, when a pool makes the connection:
-#: ``pinned_transaction_defaults``). ``RESET ALL`` returns to startup values, and settings stored for the login
-#: rank below them, so no tenant can change what such a session's next transaction starts with. A one-round-trip
-#: request on one of these needs no BEGIN and no COMMIT: its statements run in the implicit transaction that the
-#: extended protocol gives everything sent before one Sync (scopedb.requests).
+#: Connections whose session starts every transaction READ COMMITTED, read-write and not deferrable, as
+#: scopedb_app, because its startup packet says so (``lifecycle.app_connection_options``; checked once, when a pool
+#: makes the connection: ``pinned_session_defaults``). ``RESET ALL`` and ``RESET ROLE`` return to startup values,
+#: and settings stored for the login rank below them, so no tenant can change what such a session's next
+#: transaction starts with. A one-round-trip request on one of these needs no BEGIN, no role statement and no
+#: COMMIT: its statements run in the implicit transaction that the extended protocol gives everything sent before
+#: one Sync (scopedb.requests); a scoped block begins with BEGIN alone.
 PINNED_DEFAULTS: weakref.WeakSet[Any] = weakref.WeakSet()

@@ -20,7 +20,7 @@ from psycopg_pool import ConnectionPool, PoolTimeout
 
 from scopedb import sqlfiles
 from scopedb.backends.base import GraphResult, TextHit, VectorHit
-from scopedb.entry import AS_APP, BEGIN_AS_APP, Entered, PendingEntry, read_entry, send_entry, send_reentry
+from scopedb.entry import BEGIN_AS_APP, Entered, PendingEntry, read_entry, send_entry, send_reentry
 from scopedb.errors import (
     ConfigurationError,
     DatabaseUnavailableError,
@@ -216,16 +216,17 @@ def one_round_trip(
     been ended; the caller enters afresh. ``prepare``: keep ``query`` prepared in the session (only the statements
     of :data:`scopedb.sqlfiles.KEPT`, never a caller's SQL).
 
-    On a session whose transactions start READ COMMITTED and read-write by its startup packet
-    (:data:`scopedb.logins.PINNED_DEFAULTS`, every connection of scopedb's pools with prepared statements) there is
-    no BEGIN and no COMMIT: what the pipeline sends before its Sync is one implicit transaction, which the Sync
-    commits, or rolls back when a statement failed (the server then skips the rest). Two statements fewer: 20-30 µs
-    of a request on one thread, more under concurrency (docs/architecture.md, "Requests")."""
+    On a session whose transactions start READ COMMITTED and read-write by its startup packet, which also makes
+    scopedb_app its role (:data:`scopedb.logins.PINNED_DEFAULTS`, every connection of scopedb's pools with prepared
+    statements) there is no BEGIN, no role statement and no COMMIT: what the pipeline sends before its Sync is one
+    implicit transaction, which the Sync commits, or rolls back when a statement failed (the server then skips the
+    rest). Three statements fewer: BEGIN and COMMIT 20-30 µs of a request on one thread, the role 20-40 µs, more
+    under concurrency (docs/architecture.md, "Requests")."""
     failure: psycopg.Error | None = None
     pending: PendingEntry | None = None
     last = None
     implicit = conn in PINNED_DEFAULTS
-    lead = AS_APP if implicit else BEGIN_AS_APP
+    lead = () if implicit else BEGIN_AS_APP
     cur = conn.cursor()
     try:
         with conn.pipeline():

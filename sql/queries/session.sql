@@ -6,13 +6,6 @@
 -- stored others for the shared login; see scopedb_private.pin_settings).
 BEGIN ISOLATION LEVEL READ COMMITTED, READ WRITE, NOT DEFERRABLE;
 
--- name: become_app
--- The first statement of a one-round-trip request on a session whose transactions start READ COMMITTED and
--- read-write by its startup packet (scopedb.logins.PINNED_DEFAULTS): no BEGIN, so the statements up to the
--- pipeline's Sync are one implicit transaction, and this is SET LOCAL ROLE for it (which, outside BEGIN, would
--- also send a warning). It ends with that transaction: at the Sync's commit, or with its rollback.
-SELECT pg_catalog.set_config('role', 'scopedb_app', true);
-
 -- name: enter_scope
 -- Returns {"project_ids": [...], "resource_filter": [...] | null, "expires_at": ..., "resolved": token,
 -- "projects": {name: id}}. enter_scope pins the settings scopedb relies on; search_path is pinned here because a
@@ -103,12 +96,14 @@ SELECT ARRAY[g.name || '=(this session)']
   FROM pg_catalog.pg_settings AS g
  WHERE g.source IN ('user', 'database user');
 
--- name: pinned_transaction_defaults
+-- name: pinned_session_defaults
 -- Checked when a connection is made: whether its startup packet (source 'client') fixed what every transaction
--- starts as: READ COMMITTED, read-write, not deferrable. Settings stored for the login or the database rank below
--- the startup packet, and RESET ALL returns to it, so such a session's transactions need no BEGIN to be what a
--- scoped transaction must be (scopedb.requests sends none then).
-SELECT pg_catalog.count(*) = 3
+-- starts as: READ COMMITTED, read-write, not deferrable; and made scopedb_app the session's role (the role is not
+-- listed in pg_settings, so its value is read: on a new session, with no settings stored for the login, only the
+-- startup packet can have set it). Settings stored for the login or the database rank below the startup packet,
+-- and RESET ALL and RESET ROLE return to it, so such a session's transactions need no BEGIN to be what a scoped
+-- transaction must be, nor a statement to become scopedb_app (scopedb.requests sends neither then).
+SELECT pg_catalog.count(*) = 3 AND current_user = 'scopedb_app'
   FROM pg_catalog.pg_settings AS g
  WHERE g.source = 'client'
    AND (g.name, g.setting) IN (('default_transaction_isolation', 'read committed'),

@@ -142,7 +142,7 @@ def test_role_defaults_the_app_may_store_for_itself_are_inert(tenants: Tenants) 
     """Residual: PostgreSQL lets a role store defaults for itself, so the app can ``ALTER ROLE scopedb_app SET``.
     Role defaults apply only when a session logs in as that role; scopedb_app is NOLOGIN, so the stored settings
     never take effect, and the audit reports them (W017). (Defaults stored for the login itself, after
-    ``RESET ROLE``: #48.)"""
+    ``SET ROLE NONE``: #48.)"""
     with tenants.db.scoped(tenants.scope("acme/api")) as s:
         s.execute("ALTER ROLE CURRENT_USER SET row_security = off")
         s.execute("ALTER ROLE CURRENT_USER SET search_path = public")
@@ -546,9 +546,9 @@ def test_another_session_s_token_is_not_visible_in_pg_stat_activity(tenants: Ten
     try:
         assert entered.wait(10)
         with tenants.db.scoped(tenants.scope("acme/api")) as s:
-            # As scopedb_app the text of other sessions reads "<insufficient privilege>"; RESET ROLE makes the
+            # As scopedb_app the text of other sessions reads "<insufficient privilege>"; SET ROLE NONE makes the
             # attacker the login itself, which may read every session of that login.
-            s.execute("RESET ROLE")
+            s.execute("SET ROLE NONE")
             texts = [
                 r[0] or ""
                 for r in s.execute(

@@ -755,7 +755,7 @@ FAULTS: list[Fault] = [
         "col_{n}.t",
     ),
     Fault(
-        "a grant to the application login itself (it reads after RESET ROLE)",
+        "a grant to the application login itself (it reads after SET ROLE NONE)",
         (
             "CREATE SCHEMA login_{n}",
             "CREATE TABLE login_{n}.t (project_id bigint, secret text)",

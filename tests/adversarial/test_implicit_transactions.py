@@ -82,13 +82,21 @@ def test_93_the_startup_packet_outranks_stored_defaults(tenants: Tenants, databa
     app_dsn = tenants.db.app_dsn
     with psycopg.connect(app_dsn, autocommit=True) as bare:
         assert bare.execute("SHOW default_transaction_isolation").fetchone() == ("serializable",)
-        pinned = bare.execute(sqlfiles.query("session", "pinned_transaction_defaults")).fetchone()
+        pinned = bare.execute(sqlfiles.query("session", "pinned_session_defaults")).fetchone()
         assert pinned == (False,)
     with psycopg.connect(app_dsn, **app_connection_options(app_dsn)) as conn:
         conn.execute("RESET ALL")
         assert conn.execute(TRANSACTION).fetchone() == ("read committed", "off")
-        pinned = conn.execute(sqlfiles.query("session", "pinned_transaction_defaults")).fetchone()
+        pinned = conn.execute(sqlfiles.query("session", "pinned_session_defaults")).fetchone()
         assert pinned == (True,)
+        # The role too: scopedb_app by the startup packet, which RESET ROLE returns to; the login is a SET away,
+        # and a session left as the login is not taken for one whose requests may skip the role.
+        conn.execute("SET ROLE NONE")
+        assert conn.execute(sqlfiles.query("session", "pinned_session_defaults")).fetchone() == (False,)
+        conn.execute("RESET ALL")
+        assert conn.execute("SELECT current_user = session_user").fetchone() == (True,)  # RESET ALL skips it
+        conn.execute("RESET ROLE")
+        assert conn.execute("SELECT current_user::text").fetchone() == ("scopedb_app",)
     db = tenants.one_connection()
     try:
         b = tenants.scope("beta/web")

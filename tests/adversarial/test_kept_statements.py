@@ -20,7 +20,7 @@ import re
 import pytest
 
 from scopedb import Database, sqlfiles
-from scopedb.entry import AS_APP, BEGIN_AS_APP
+from scopedb.entry import BEGIN_AS_APP
 from scopedb.errors import QueryError
 from tests.conftest import Tenants
 
@@ -61,7 +61,7 @@ def test_the_session_keeps_scopedb_s_own_statements_and_never_a_caller_s_text(on
     texts = [text for _, text, _ in kept]
     assert not [text for text in texts if LITERAL in text]
     assert not [from_sql for from_sql, _, _ in kept if from_sql]
-    own = {*BEGIN_AS_APP, *AS_APP, "COMMIT"} | {_as_sent(sqlfiles.query(*name)) for name in sqlfiles.KEPT}
+    own = {*BEGIN_AS_APP, "COMMIT"} | {_as_sent(sqlfiles.query(*name)) for name in sqlfiles.KEPT}
     assert [text for text in texts if text not in own] == []
     # And they are kept and reused: the reentry has run once per request (each a fresh transaction), all of them
     # through the one statement prepared for it.

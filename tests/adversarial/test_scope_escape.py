@@ -106,9 +106,14 @@ def test_reset_role_and_set_role_do_not_escape(tenants: Tenants) -> None:
         with pytest.raises(ScopedbError), tenants.db.scoped(tenants.scope("acme/api")) as s:
             s.execute(attempt)
     with tenants.db.scoped(tenants.scope("acme/api")) as s:
-        s.execute("RESET ROLE")
+        s.execute("SET ROLE NONE")  # the login itself
         with pytest.raises(PermissionDeniedError):
             _rows_of_b(s, tenants)
+    with tenants.db.scoped(tenants.scope("acme/api")) as s:
+        s.execute("RESET ROLE")  # the session's own role, which the pool's startup packet made scopedb_app
+        assert s.execute("SELECT current_user::text").scalar() == "scopedb_app"
+        assert _rows_of_b(s, tenants) == 0
+        assert s.execute("SELECT count(*) FROM scopedb.fragments WHERE project_id = %s", (tenants.a.id,)).scalar() > 0
 
 
 def test_enter_scope_refuses_bad_tokens_with_typed_errors(tenants: Tenants) -> None:

@@ -4,7 +4,7 @@ An entry verifies its token once and remembers the verification in ``pg_temp.sco
 of the session's own that only scopedb_owner can read or write; the scope accessors then look the token in the
 setting up there instead of verifying it on every call. The table outlives transactions on a pooled connection,
 so it holds the tokens of every tenant that used the connection. The attacker is code that runs any SQL as
-scopedb_app (or as the login, after ``RESET ROLE``) in a scoped transaction of project A. It tries to read, write,
+scopedb_app (or as the login, after ``SET ROLE NONE``) in a scoped transaction of project A. It tries to read, write,
 shadow or drop the memo, to make a remembered token stand for another one, and to use what an earlier transaction
 on the connection remembered. Every attempt must end with an error or with A's rows at most, never one of B's.
 """
@@ -74,12 +74,12 @@ def test_the_entry_writes_the_memo_for_this_transaction_and_the_app_cannot_read_
         "CREATE FUNCTION pg_temp.shadow() RETURNS int LANGUAGE sql AS 'SELECT 1'",
     ],
 )
-@pytest.mark.parametrize("who", ["scopedb_app", "the login after RESET ROLE"])
+@pytest.mark.parametrize("who", ["scopedb_app", "the login after SET ROLE NONE"])
 def test_the_memo_cannot_be_written_altered_or_shadowed(
     tenants: Tenants, raw: psycopg.Connection[Any], statement: str, who: str
 ) -> None:
     if who != "scopedb_app":
-        raw.execute("RESET ROLE")
+        raw.execute("SET ROLE NONE")
     with pytest.raises(psycopg.errors.InsufficientPrivilege):
         raw.execute(statement)
 

@@ -1,6 +1,7 @@
 """The login every tenant shares is part of the threat model (catalogue #48 to #52).
 
-Code that runs as ``scopedb_app`` can ``RESET ROLE`` to the application login. PostgreSQL lets any role store
+Code that runs as ``scopedb_app`` can ``SET ROLE NONE`` to the application login (``RESET ROLE`` returns a
+session of scopedb's pools to scopedb_app, its startup role). PostgreSQL lets any role store
 session defaults for itself (``ALTER ROLE CURRENT_USER SET …``), change its own password, read the statement text
 of the sessions that share its login and cancel them; no privilege can take that away. These tests attack from
 there, then check what another tenant's next transaction sees: scopedb pins every setting a result or a refusal
@@ -74,7 +75,7 @@ def test_48_settings_stored_for_the_login_neither_break_nor_skew_another_tenant(
     )
     with tenants.db.scoped(tenants.scope("acme/api")) as s:
         s.execute("SELECT '[1]'::vector")  # loads pgvector, so that its hnsw.* settings may be stored
-        s.execute("RESET ROLE")
+        s.execute("SET ROLE NONE")
         s.execute(store)
     victim = _fresh(tenants)
     try:
@@ -95,7 +96,7 @@ def test_48_what_was_stored_for_the_login_is_removed_when_the_transaction_ends(
     """scopedb notices a stored setting at the end of the transaction that stored it and removes it, so even
     sessions scopedb does not pool (another service, a PgBouncer's server connections) log in clean."""
     with tenants.db.scoped(tenants.scope("acme/api")) as s:
-        s.execute("RESET ROLE")
+        s.execute("SET ROLE NONE")
         s.execute("ALTER ROLE CURRENT_USER SET work_mem = '64kB'")
     with psycopg.connect(tenants.db.dsn) as admin:
         stored = admin.execute(
@@ -114,7 +115,7 @@ def test_48_settings_stored_by_a_session_that_never_cleaned_up_are_removed_at_co
 
     def attack() -> None:
         with tenants.db.scoped(tenants.scope("acme/api")) as s:
-            s.execute("RESET ROLE")
+            s.execute("SET ROLE NONE")
             s.execute("ALTER ROLE CURRENT_USER SET row_security = off")
             s.execute("COMMIT")
             s.execute("SELECT pg_terminate_backend(pg_backend_pid())")
@@ -136,22 +137,24 @@ def test_48_settings_stored_by_a_session_that_never_cleaned_up_are_removed_at_co
 
 
 def test_49_a_session_role_does_not_outlive_the_transaction(tenants: Tenants) -> None:
-    """``RESET ALL`` skips the role: a ``SET SESSION ROLE`` stayed on the connection for the next borrower."""
+    """``RESET ALL`` skips the role: a ``SET SESSION ROLE`` stayed on the connection for the next borrower. A pooled
+    session's own role is scopedb_app (its startup packet's); the one a tenant can set is the login's."""
     db = _fresh(tenants)
     try:
         with db.scoped(tenants.scope("acme/api")) as s:
-            s.execute("SET SESSION ROLE scopedb_app")
+            s.execute("SET SESSION ROLE NONE")
+            assert s.execute("SELECT current_user = session_user").scalar() is True  # the login, past COMMIT
             backend = s.execute("SELECT pg_backend_pid()").scalar()
         with db.scoped(tenants.scope("beta/web")) as s:
             assert s.execute("SELECT pg_backend_pid()").scalar() == backend
             s.execute("COMMIT")  # leave the transaction: what remains is the session the pool handed out
-            assert s.execute("SELECT current_user = session_user").scalar() is True
+            assert s.execute("SELECT current_user::text").scalar() == "scopedb_app"
     finally:
         db.close()
 
 
 def test_50_residual_other_sessions_statement_text_holds_only_placeholders(tenants: Tenants) -> None:
-    """Residual: after ``RESET ROLE`` the login may read the last statement of every session of the same login.
+    """Residual: after ``SET ROLE NONE`` the login may read the last statement of every session of the same login.
     scopedb sends every value as a bind parameter, so the text holds ``$n`` placeholders, never a tenant's data."""
     secret = "GLOBEX-LITERAL-42"
     entered, release = threading.Event(), threading.Event()
@@ -168,7 +171,7 @@ def test_50_residual_other_sessions_statement_text_holds_only_placeholders(tenan
     try:
         assert entered.wait(10)
         with tenants.db.scoped(tenants.scope("acme/api")) as s:
-            s.execute("RESET ROLE")
+            s.execute("SET ROLE NONE")
             others = "SELECT query FROM pg_stat_activity WHERE pid <> pg_backend_pid() AND usename = session_user"
             texts = [r[0] or "" for r in s.execute(others)]
     finally:
@@ -256,7 +259,7 @@ def test_51_residual_a_tenant_can_cancel_another_tenant_s_statement(tenants: Ten
     try:
         assert started.wait(10)
         with tenants.db.scoped(tenants.scope("acme/api")) as s:
-            s.execute("RESET ROLE")
+            s.execute("SET ROLE NONE")
             for _ in range(50):
                 cancelled = s.execute(
                     "SELECT pg_cancel_backend(pid) FROM pg_stat_activity "
@@ -280,7 +283,7 @@ def test_52_residual_the_login_can_change_its_own_password(tenants: Tenants, res
     certificate, peer or an IAM token (as scopedb's own servers do, by local trust), and the change opens
     nothing; with password authentication it locks services out. The audit cannot see it (docs/security.md)."""
     with tenants.db.scoped(tenants.scope("acme/api")) as s:
-        s.execute("RESET ROLE")
+        s.execute("SET ROLE NONE")
         s.execute("ALTER ROLE CURRENT_USER PASSWORD 'attacker-chosen'")
     victim = _fresh(tenants)
     try:

@@ -119,7 +119,7 @@ WRITABLE = ["resources", "resource_links", "fragments", "graph_nodes", "graph_ed
 BLOCKING_MODES = ["SHARE", "SHARE ROW EXCLUSIVE", "EXCLUSIVE", "ACCESS EXCLUSIVE"]
 
 
-@pytest.mark.parametrize("as_login", [False, True], ids=["as scopedb_app", "after RESET ROLE"])
+@pytest.mark.parametrize("as_login", [False, True], ids=["as scopedb_app", "after SET ROLE NONE"])
 @pytest.mark.parametrize("mode", BLOCKING_MODES)
 def test_54_no_tenant_can_take_a_lock_that_blocks_another_tenant(tenants: Tenants, mode: str, as_login: bool) -> None:
     """``LOCK TABLE scopedb.fragments IN ACCESS EXCLUSIVE MODE`` was allowed by the UPDATE privilege and froze
@@ -127,7 +127,7 @@ def test_54_no_tenant_can_take_a_lock_that_blocks_another_tenant(tenants: Tenant
     for table in TABLES:
         with tenants.db.scoped(tenants.scope("acme/api")) as s:
             if as_login:
-                s.execute("RESET ROLE")
+                s.execute("SET ROLE NONE")
             with pytest.raises(PermissionDeniedError):
                 s.execute(f"LOCK TABLE scopedb.{table} IN {mode} MODE NOWAIT")
 

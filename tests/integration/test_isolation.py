@@ -188,15 +188,17 @@ def test_after_commit_the_scope_is_gone(tenants: Tenants) -> None:
     with tenants.scoped(tenants.scope("acme/api")) as s:
         assert s.execute("SELECT count(*) FROM scopedb.fragments").scalar() == 7
         s.execute("COMMIT")
-        # The login outside the transaction's SET LOCAL ROLE has no privileges at all...
-        with pytest.raises(PermissionDeniedError):
-            s.execute("SELECT count(*) FROM scopedb.fragments")
-        # ...and as scopedb_app the transaction-local scope has read back as '': zero rows, refused writes.
-        s.execute("SET ROLE scopedb_app")
+        # The session's own role is scopedb_app (the pool's startup packet), and the transaction-local scope has
+        # read back as '': zero rows, refused writes...
+        assert s.execute("SELECT current_user::text").scalar() == "scopedb_app"
         assert s.execute("SELECT current_setting('scopedb.scope_token', true)").scalar() == ""
         assert s.execute("SELECT count(*) FROM scopedb.fragments").scalar() == 0
         with pytest.raises(PermissionDeniedError):
             s.execute("INSERT INTO scopedb.fragments (project_id, content) VALUES (%s, 'x')", (tenants.a.id,))
+        # ...and the login itself has no privileges at all.
+        s.execute("SET ROLE NONE")
+        with pytest.raises(PermissionDeniedError):
+            s.execute("SELECT count(*) FROM scopedb.fragments")
 
 
 def test_the_app_login_alone_has_no_privileges(tenants: Tenants) -> None:

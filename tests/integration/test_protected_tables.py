@@ -346,7 +346,7 @@ def test_grants_to_public_are_revoked_and_the_login_reads_nothing_after_reset_ro
     with tenants.db.scoped(tenants.scope("beta/web")) as s:
         s.execute("INSERT INTO support.tickets (title) VALUES ('B confidential')")
     with tenants.db.scoped(tenants.scope("acme/api")) as s:
-        s.execute("RESET ROLE")
+        s.execute("SET ROLE NONE")
         with pytest.raises(PermissionDeniedError):
             s.execute("SELECT title FROM support.tickets")
     with app_connection(tenants.db) as conn, pytest.raises(psycopg.errors.InsufficientPrivilege):

@@ -70,29 +70,31 @@ _ROLE_AND_SETTINGS = (
 )
 
 
-def test_a_kept_request_sends_four_statements_and_leaves_the_session_clean(one: Database, tenants: Tenants) -> None:
-    """The role, the reentry, the statement and scopedb.clean_session(), in the implicit transaction of one
-    pipeline (the session's transactions start READ COMMITTED and read-write by its startup packet, so no BEGIN
-    says so, and the Sync commits: it was six statements with BEGIN and COMMIT, and COMMIT and six statements of
-    cleanup before that). Whatever the statement left in the session — a session-level setting, a held cursor, a
-    prepared statement, a LISTEN, an advisory lock, sequence state, the role — is gone before the connection is
-    lent again."""
+def test_a_kept_request_sends_three_statements_and_leaves_the_session_clean(one: Database, tenants: Tenants) -> None:
+    """The reentry, the statement and scopedb.clean_session(), in the implicit transaction of one pipeline (the
+    session's transactions start READ COMMITTED and read-write, as scopedb_app, by its startup packet, so neither
+    BEGIN nor a role statement says so, and the Sync commits: it was four statements with the role, six with BEGIN
+    and COMMIT, and COMMIT and six statements of cleanup before that). Whatever the statement left in the session
+    — a session-level setting, a held cursor, a prepared statement, a LISTEN, an advisory lock, sequence state,
+    the role — is gone before the connection is lent again."""
     scope = tenants.scope("acme/api")
     one.run(scope, "SELECT 1")  # the resolved token is kept from here on
     statements: list[int] = []
     with counted_round_trips(one, statements) as trips:
         one.run(scope, "SELECT id FROM scopedb.fragments LIMIT 1")
-    assert (trips, statements) == ([1], [4])
+    assert (trips, statements) == ([1], [3])
     one.run(scope, "SELECT set_config('scopedb.scope_token', 'forged', false), set_config('work_mem', '77MB', false),"
                    " pg_advisory_lock(4242)")  # fmt: skip
     one.run(scope, "DECLARE held CURSOR WITH HOLD FOR SELECT 1")
     one.run(scope, "PREPARE kept AS SELECT 1")
     one.run(scope, "LISTEN tenant_channel")
+    with one.scoped(scope) as s:
+        s.execute("SET ROLE NONE")  # the session's role, the login, past the transaction
     state = _session_state(one, "current_setting('scopedb.scope_token', true), current_setting('work_mem'),"
                                 " current_user::text, session_user::text")  # fmt: skip
     assert state[0] in (None, "")
     assert state[1] != "77MB"
-    assert state[2] == state[3]  # the login
+    assert state[2] == "scopedb_app" != state[3]  # the session's own role (its startup packet's), not the login
     assert state[4:] == (0, 0, 0, 0)
 
 
@@ -248,12 +250,12 @@ def test_a_search_is_one_round_trip_on_a_kept_scope_and_two_on_a_new_one(one: Da
         assert s.search_graph("start", depth=2) == graph
 
 
-def test_a_kept_search_request_sends_three_statements_and_leaves_the_session_as_it_found_it(
+def test_a_kept_search_request_sends_two_statements_and_leaves_the_session_as_it_found_it(
     one: Database, tenants: Tenants
 ) -> None:
-    """A search request is scopedb's own statement, which changes nothing past its transaction: the role, the
-    reentry and the search (the implicit transaction of the pipeline, which its Sync commits), without the cleanup
-    run() sends (clean_session). The session afterwards is
+    """A search request is scopedb's own statement, which changes nothing past its transaction: the reentry and
+    the search (the implicit transaction of the pipeline, which its Sync commits; the session is scopedb_app by its
+    startup packet), without the cleanup run() sends (clean_session). The session afterwards is
     the one before it, setting for setting: the searches' settings (hnsw.*, enable_sort, plan_cache_mode, the
     pinned planner settings, search_path, the scope token) were transaction-local."""
     scope = tenants.scope("acme/api")
@@ -267,18 +269,18 @@ def test_a_kept_search_request_sends_three_statements_and_leaves_the_session_as_
     # whose settings (hnsw.*, ivfflat.*) pg_settings lists from then on, at their defaults.
     one.run(scope, "SELECT '[1,0]'::vector")
     before = _session_state(one, _ROLE_AND_SETTINGS)  # after run()'s cleanup: the session a request starts from
-    assert before[0] == before[1]  # the login, not scopedb_app
+    assert before[0] == "scopedb_app" != before[1]  # the session's own role, the startup packet's
     for kind, search in searches.items():
         statements: list[int] = []
         with counted_round_trips(one, statements) as trips:
             search()
-        assert (trips, statements) == ([1], [3]), kind
+        assert (trips, statements) == ([1], [2]), kind
         assert _session_state(one, _ROLE_AND_SETTINGS) == before, kind
-    # A statement of the caller's own is still followed by the cleanup (run: four statements).
+    # A statement of the caller's own is still followed by the cleanup (run: three statements).
     statements = []
     with counted_round_trips(one, statements):
         one.run(scope, "SELECT 1")
-    assert statements == [4]
+    assert statements == [3]
 
 
 def test_a_request_refuses_bad_arguments_before_sending_and_translates_errors(one: Database, tenants: Tenants) -> None:
