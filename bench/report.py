@@ -70,7 +70,7 @@ def tables(result: dict[str, Any]) -> str:
         for r in v["rows"]:
             out.append(
                 f"| {SCOPES[r['fraction']]} | {r.get('projects', '')} | {r['strategy']} | "
-                f"{r['rows_min']}/{r['expected_rows']} | {r['recall_at_10']:.2f} | {_ms(r['p50_ms'])} | "
+                f"{r['rows_min']}/{r['expected_rows']} | {r['recall_at_10']:.3f} | {_ms(r['p50_ms'])} | "
                 f"{_ms(r['p95_ms'])} |"
             )
         bars = v["bars"]
@@ -215,7 +215,7 @@ def tables(result: dict[str, Any]) -> str:
                 bar = "—" if label else f"≤ {r['bar_ms']} ms at recall 1.00"
                 out.append(
                     f"| {name}{label} | {r['rows']:,} | {_ms(r['request_p50_ms'])} | {_ms(r['request_p95_ms'])} | "
-                    f"{r['recall_at_10']:.2f} | {bar} |"
+                    f"{r['recall_at_10']:.3f} | {bar} |"
                 )
         out.append("")
         out.append(
