@@ -18,6 +18,7 @@ from scopedb import Database, ResourceScope, ScopedbError
 from scopedb.aliases import DatabaseResourceRegistry
 from scopedb.errors import InvalidArgumentError, PermissionDeniedError, ScopeViolationError
 from scopedb.ingest import EdgeIn, Fragment, NodeIn
+from scopedb.lifecycle import app_connection_options
 from scopedb.notes import NoteStore
 from scopedb.session import ScopedSession
 from tests.conftest import Tenants
@@ -141,12 +142,19 @@ def test_shadowing_and_escape_statements_are_refused(tenants: Tenants, statement
 def test_role_defaults_the_app_may_store_for_itself_are_inert(tenants: Tenants) -> None:
     """Residual: PostgreSQL lets a role store defaults for itself, so the app can ``ALTER ROLE scopedb_app SET``.
     Role defaults apply only when a session logs in as that role; scopedb_app is NOLOGIN, so the stored settings
-    never take effect, and the audit reports them (W017). (Defaults stored for the login itself, after
-    ``SET ROLE NONE``: #48.)"""
+    never take effect, and the audit reports them (W017). Not even on the pools' sessions, which are scopedb_app
+    from their startup packet on: PostgreSQL applies the defaults of the login, not of the startup role. (Defaults
+    stored for the login itself, after ``SET ROLE NONE``: #48.)"""
     with tenants.db.scoped(tenants.scope("acme/api")) as s:
         s.execute("ALTER ROLE CURRENT_USER SET row_security = off")
         s.execute("ALTER ROLE CURRENT_USER SET search_path = public")
+        s.execute("ALTER ROLE CURRENT_USER SET work_mem = '77MB'")  # which no entry pins
     assert any(f.code == "W017" and "scopedb_app" in f.object for f in tenants.db.admin().audit())
+    app_dsn = tenants.db.app_dsn
+    with psycopg.connect(app_dsn, **app_connection_options(app_dsn)) as bare:  # a session as the pools open it
+        state = bare.execute("SELECT current_user::text, current_setting('work_mem'), current_setting('search_path')")
+        role, work_mem, search_path = state.fetchone() or ("", "", "")
+        assert (role, work_mem == "77MB", search_path == "public") == ("scopedb_app", False, False)
     fresh = tenants.one_connection()
     try:
         with fresh.scoped(tenants.scope("acme/api")) as s:
