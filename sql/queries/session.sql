@@ -98,11 +98,12 @@ SELECT ARRAY[g.name || '=(this session)']
 
 -- name: pinned_session_defaults
 -- Checked when a connection is made: whether its startup packet (source 'client') fixed what every transaction
--- starts as: READ COMMITTED, read-write, not deferrable; and made scopedb_app the session's role (the role is not
--- listed in pg_settings, so its value is read: on a new session, with no settings stored for the login, only the
--- startup packet can have set it). Settings stored for the login or the database rank below the startup packet,
--- and RESET ALL and RESET ROLE return to it, so such a session's transactions need no BEGIN to be what a scoped
--- transaction must be, nor a statement to become scopedb_app (scopedb.requests sends neither then).
+-- starts as: READ COMMITTED, read-write, not deferrable; and that the session's role is scopedb_app (the role is
+-- not listed in pg_settings, so its value is read; on a new session it is the value RESET ROLE returns to, which
+-- scopedb's startup options set last, and settings stored for the login are refused before this runs). Settings
+-- stored for the login or the database rank below the startup packet, and RESET ALL and RESET ROLE return to it,
+-- so such a session's transactions need no BEGIN to be what a scoped transaction must be, nor a statement to
+-- become scopedb_app (scopedb.requests sends neither then).
 SELECT pg_catalog.count(*) = 3 AND current_user = 'scopedb_app'
   FROM pg_catalog.pg_settings AS g
  WHERE g.source = 'client'
