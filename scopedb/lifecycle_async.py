@@ -19,7 +19,7 @@ import psycopg
 from psycopg import sql
 from psycopg.pq import TransactionStatus
 
-from scopedb import sqlfiles
+from scopedb import sqlfiles, wire
 from scopedb.errors import translate
 from scopedb.logins import CLEAN, PINNED_DEFAULTS, DirtyConnectionError, StoredSettingsError, stored_setting_names
 from scopedb.vectors import teach_query_vectors
@@ -67,9 +67,10 @@ _TRANSACTION_DEFAULTS = (
 
 
 def driver_statements(conn: psycopg.AsyncConnection[Any]) -> frozenset[str]:
-    """The names of the statements the driver believes prepared on ``conn``'s session. psycopg has no public list:
-    its cache is read here, in one place, and a test holds it to the server's own view."""
-    return frozenset(name.decode() for name in conn._prepared._names.values())
+    """The names of the statements the driver believes prepared on ``conn``'s session: psycopg's, and those
+    scopedb's request path prepared itself (:mod:`scopedb.wire`). psycopg has no public list: its cache is read
+    here, in one place, and a test holds it to the server's own view."""
+    return frozenset(name.decode() for name in conn._prepared._names.values()) | wire.statement_names(conn)
 
 
 def _keep_if_intact(conn: psycopg.AsyncConnection[Any], expected: frozenset[str], present: Sequence[str]) -> None:

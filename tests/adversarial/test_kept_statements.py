@@ -106,7 +106,20 @@ ATTACKS = {
     "take_over_the_reentry": """
         DO $$
         DECLARE
-            n text := (SELECT name FROM pg_prepared_statements WHERE statement LIKE '%reenter_scope%');
+            n text;
+        BEGIN
+            FOR n IN SELECT name FROM pg_prepared_statements WHERE statement LIKE '%reenter_scope%' LOOP
+                EXECUTE format('DEALLOCATE %I', n);
+                EXECUTE format('PREPARE %I(text) AS SELECT ARRAY[1, 2]::bigint[], $1', n);
+            END LOOP;
+        END $$
+    """,
+    # The search requests' own reentry alone (prepared by scopedb.wire, under scopedb's names, not the driver's).
+    "take_over_the_search_reentry": """
+        DO $$
+        DECLARE
+            n text := (SELECT name FROM pg_prepared_statements
+                        WHERE statement LIKE '%reenter_scope%' AND name LIKE '\\_scopedb\\_%');
         BEGIN
             EXECUTE format('DEALLOCATE %I', n);
             EXECUTE format('PREPARE %I(text) AS SELECT ARRAY[1, 2]::bigint[], $1', n);

@@ -13,7 +13,7 @@ from typing import Any
 import pytest
 
 from bench.requests import counted_round_trips
-from scopedb import Database, Fragment, ResourceScope, sqlfiles
+from scopedb import Database, Fragment, ResourceScope, sqlfiles, wire
 from scopedb.errors import InvalidArgumentError, PermissionDeniedError, QueryError
 from scopedb.logins import CLEAN
 from scopedb.testing import app_connection
@@ -294,3 +294,58 @@ def test_a_request_refuses_bad_arguments_before_sending_and_translates_errors(on
     with pytest.raises(InvalidArgumentError, match="unknown text-search configuration"):
         one.search_text(ResourceScope(project_names={"acme/api"}, include_paths={"src/**"}), "x", config="nope")
     assert one.run(scope, "SELECT count(*) FROM scopedb.fragments").scalar() == 7  # the connection was cleaned
+
+
+_OWN_STATEMENTS = (
+    "SELECT statement, generic_plans + custom_plans FROM pg_prepared_statements"
+    " WHERE name LIKE '\\_scopedb\\_%' ORDER BY name"
+)
+
+
+def test_a_kept_search_runs_on_the_request_path_s_own_prepared_statements(one: Database, tenants: Tenants) -> None:
+    """A kept-scope search request is sent through libpq without psycopg's cursors (scopedb.wire): the reentry and
+    the search, prepared once per session under scopedb's names and run from then on."""
+    scope = tenants.scope("acme/api")
+    assert one.run(scope, _OWN_STATEMENTS).rows == []  # run() and the scope's entry: the driver's statements
+    first = one.search_text(scope, "refresh token")
+    again = [one.search_text(scope, "refresh token") for _ in range(3)]
+    assert again == [first] * 3
+    runs = dict(one.run(scope, _OWN_STATEMENTS).rows)
+    reentry, search = (wire.convert(sqlfiles.query(*name)).sql.decode()
+                       for name in (("session", "reenter_scope"), ("retrieval", "search_text")))  # fmt: skip
+    assert runs == {reentry: 4, search: 4}
+
+
+def test_a_kept_search_whose_statement_is_gone_is_sent_again_the_driver_s_way(one: Database, tenants: Tenants) -> None:
+    """The request path believes a statement prepared that the session no longer has (nothing scopedb lets a tenant
+    do leaves it so: a tenant that removes one loses the connection, tests/adversarial/test_kept_statements.py).
+    The search fails on the server, is sent again through psycopg's cursors, and answers as before; the next one
+    prepares the statements afresh."""
+    scope = tenants.scope("acme/api")
+    expected = one.search_text(scope, "refresh token")
+    assert one.search_text(scope, "refresh token") == expected
+    with one._pool().connection() as conn:
+        registry = wire.prepared(conn)
+        assert len(registry.names) == 2
+        registry.names = dict.fromkeys(registry.names, b"_scopedb_gone")
+        CLEAN.add(conn)
+    assert one.search_text(scope, "refresh token") == expected
+    with one._pool().connection() as conn:
+        assert wire.prepared(conn).names == {}
+        CLEAN.add(conn)
+    assert one.search_text(scope, "refresh token") == expected
+    assert len(one.run(scope, _OWN_STATEMENTS).rows) == 4  # the first two, and the two prepared again
+
+
+def test_the_async_kept_search_is_the_same_path(tenants: Tenants) -> None:
+    bridge = AsyncBridge(tenants.db)
+    try:
+        scope = tenants.scope("acme/api")
+        unit = [1.0] + [0.0] * (DIM - 1)
+        first = bridge.runner.run(bridge.db.search_vector(scope, unit, limit=3))
+        again = bridge.runner.run(bridge.db.search_vector(scope, unit, limit=3))
+        assert again == first == tenants.db.search_vector(scope, unit, limit=3)
+        runs = bridge.runner.run(bridge.db.run(scope, _OWN_STATEMENTS)).rows
+        assert [n for _, n in runs] == [1, 1]  # the reentry and the nearest statement, prepared and run once
+    finally:
+        bridge.close()
