@@ -183,9 +183,16 @@ def read_end(conn: psycopg.Connection[Any], last: Ending) -> None:
         return
     row = last.cursor.fetchone()
     assert row is not None
+    judge_cleanup(conn, last.prepared, row)
+
+
+def judge_cleanup(conn: psycopg.Connection[Any], expected: frozenset[str], row: Sequence[Any]) -> None:
+    """What ``scopedb.clean_session`` answered (``row``: whether settings are stored for the login, the prepared
+    statements left), judged: remove the stored settings, and mark the connection clean only if every statement
+    in ``expected`` (:func:`driver_statements` before the cleanup) is still there."""
     if row[0]:
         remove_stored_settings(conn)
-    _keep_if_intact(conn, last.prepared, row[1])
+    _keep_if_intact(conn, expected, row[1])
 
 
 def refuse_stored_settings(conn: psycopg.Connection[Any]) -> None:

@@ -183,9 +183,16 @@ async def read_end(conn: psycopg.AsyncConnection[Any], last: Ending) -> None:
         return
     row = await last.cursor.fetchone()
     assert row is not None
+    await judge_cleanup(conn, last.prepared, row)
+
+
+async def judge_cleanup(conn: psycopg.AsyncConnection[Any], expected: frozenset[str], row: Sequence[Any]) -> None:
+    """What ``scopedb.clean_session`` answered (``row``: whether settings are stored for the login, the prepared
+    statements left), judged: remove the stored settings, and mark the connection clean only if every statement
+    in ``expected`` (:func:`driver_statements` before the cleanup) is still there."""
     if row[0]:
         await remove_stored_settings(conn)
-    _keep_if_intact(conn, last.prepared, row[1])
+    _keep_if_intact(conn, expected, row[1])
 
 
 async def refuse_stored_settings(conn: psycopg.AsyncConnection[Any]) -> None:

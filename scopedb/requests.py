@@ -34,7 +34,7 @@ from scopedb.errors import (
     ScopedbError,
     translate,
 )
-from scopedb.lifecycle import Ending, end, read_end, send_end
+from scopedb.lifecycle import Ending, driver_statements, end, judge_cleanup, read_end, send_end
 from scopedb.logins import CLEAN, PINNED_DEFAULTS
 from scopedb.resolved import Resolved, ResolvedScopes
 from scopedb.retrieval import Metric, search_graph_steps, search_text_steps, search_vector_steps
@@ -85,7 +85,9 @@ class Requests:
                 kept_tokens = self.state.resolved
                 key = kept_tokens.key(scope, actor)
                 if key is not None and (kept := self.state.kept_or_signed(key, scope, actor)) is not None:
-                    result = one_round_trip(conn, query, params, reentry=kept)
+                    result = kept_request(conn, kept, query, params, prepare=False, clean=True)
+                    if isinstance(result, _Rerun):
+                        result = one_round_trip(conn, query, params, reentry=kept)
                     if result is not None:
                         return result
                     kept_tokens.discard(key, names=scope.project_names)
@@ -171,7 +173,9 @@ class Requests:
                     operation = make(known)
                     first = first_statement(operation)  # a malformed argument is refused before any I/O
                     try:
-                        result = kept_search(conn, kept, first)
+                        result = kept_request(
+                            conn, kept, first.query, first.params, prepare=sqlfiles.is_kept(first.query), clean=False
+                        )
                         if isinstance(result, _Rerun):
                             result = one_round_trip(
                                 conn,
@@ -207,52 +211,83 @@ class Requests:
 
 
 class _Rerun:
-    """:func:`kept_search`'s answer when the request must go through :func:`one_round_trip` instead."""
+    """:func:`kept_request`'s answer when the request must go through :func:`one_round_trip` instead."""
 
 
 RERUN = _Rerun()
 
+#: ``invalid_sql_statement_name``: a prepared statement that does not exist.
+_NO_SUCH_STATEMENT = "26000"
 
-def kept_search(conn: psycopg.Connection[Any], reentry: Resolved, statement: Statement) -> Result | _Rerun | None:
-    """The reentry of a kept token and one of scopedb's searches in one pipeline, sent through libpq without
-    psycopg's cursors (:mod:`scopedb.wire` says why): what :func:`one_round_trip` does for such a request with
-    ``reentry`` and ``clean=False``, at a tenth of its client CPU. Returns the search's result; None when the kept
-    token no longer verifies (the search ran under no scope and saw nothing; the caller enters afresh), as
-    :func:`one_round_trip` does.
 
-    Only on a session whose transactions start READ COMMITTED and read-write as scopedb_app by its startup packet
-    (:data:`~scopedb.logins.PINNED_DEFAULTS`), whose pipeline is one implicit transaction committed by its Sync,
-    and only for a statement of :data:`scopedb.sqlfiles.KEPT` with named parameters. Anything else, and any
-    statement that fails (the server then rolled the implicit transaction back at the Sync, and skipped the rest),
-    answers :data:`RERUN`: the caller sends the request again through :func:`one_round_trip`, which reports the
-    error as every other path does (a search changes nothing, so running it twice is harmless). A failure of the
-    connection itself raises, translated; so does an interruption, which leaves the connection unmarked, to be
-    discarded by the pool."""
-    query, params = statement.query, statement.params
+def kept_request(
+    conn: psycopg.Connection[Any], reentry: Resolved, query: Query, params: Params, *, prepare: bool, clean: bool
+) -> Result | _Rerun | None:
+    """What :func:`one_round_trip` does with ``reentry`` (a kept token) on a session whose transactions start READ
+    COMMITTED and read-write as scopedb_app by its startup packet (:data:`~scopedb.logins.PINNED_DEFAULTS`): the
+    reentry, ``query`` and (with ``clean``) the session cleanup in one pipeline, whose Sync commits its implicit
+    transaction; sent through libpq without psycopg's cursors (:mod:`scopedb.wire` says why), at a fraction of
+    their client CPU. Returns the statement's result; None when the kept token no longer verifies (the statement
+    ran under no scope, where it saw and changed nothing; the caller enters afresh).
+
+    ``prepare``: ``query`` is one of scopedb's own statements (:data:`scopedb.sqlfiles.KEPT`, named parameters),
+    kept prepared under scopedb's names and answered in binary; otherwise it is the caller's, sent unnamed, its
+    placeholders read as psycopg reads them and its rows in text, as a cursor's are. A statement this path cannot
+    send as psycopg would (another kind of query or parameters, a placeholder psycopg would refuse) answers
+    :data:`RERUN` before anything is sent: the caller uses :func:`one_round_trip`, which reports it. So does a
+    search whose prepared statement the session no longer has, once the session is cleaned.
+
+    A statement that fails ends the request as :func:`one_round_trip` ends it: the Sync rolled the implicit
+    transaction back and the server skipped the rest, the session is cleaned (:func:`~scopedb.lifecycle.end`,
+    which discards it if one of the driver's or scopedb's statements is gone), the error raised, translated. A
+    failure of the connection itself closes it; an interruption leaves it unmarked, for the pool to discard."""
     if (
         conn not in PINNED_DEFAULTS
+        or conn.prepare_threshold is None
         or not isinstance(query, str)
-        or not sqlfiles.is_kept(query)
-        or not isinstance(params, Mapping)
         or conn.pgconn.pipeline_status != pq.PipelineStatus.OFF
         or conn.info.transaction_status != TransactionStatus.IDLE
     ):
         return RERUN
+    encoding = conn.info.encoding
     tx = Transformer(conn)
     session = wire.prepared(conn)
     pg = conn.pgconn
     commands: deque[Callable[[], None]] = deque()
-    new_names = []
-    for bound in (
-        wire.bind(tx, sqlfiles.query("session", "reenter_scope"), {"token": reentry.token}),
-        wire.bind(tx, query, params),
-    ):
+    kinds: list[str] = []  # what each command answers: "parse", "entry", "statement" or "clean"
+    new_names: list[tuple[wire.Bound, bytes]] = []
+
+    def send_prepared(bound: wire.Bound, kind: str) -> None:
         name, new = session.name_for(bound)
         if new:
             commands.append(functools.partial(pg.send_prepare, name, bound.sql, param_types=bound.types))
+            kinds.append("parse")
             new_names.append((bound, name))
         commands.append(functools.partial(pg.send_query_prepared, name, bound.params, param_formats=bound.formats,
                                           result_format=pq.Format.BINARY))  # fmt: skip
+        kinds.append(kind)
+
+    try:
+        if prepare:
+            if not sqlfiles.is_kept(query) or not isinstance(params, Mapping):
+                return RERUN
+            statement = wire.bind(tx, query, params)
+        else:
+            sql, values, types, formats = wire.bind_caller(tx, query, params, encoding)
+        reenter = wire.bind(tx, sqlfiles.query("session", "reenter_scope"), {"token": reentry.token})
+    except (ValueError, psycopg.Error):  # nothing sent: psycopg's path reports it (a value it cannot dump...)
+        return RERUN
+    send_prepared(reenter, "entry")
+    if prepare:
+        send_prepared(statement, "statement")
+    else:
+        commands.append(functools.partial(pg.send_query_params, sql, values, param_types=types,
+                                          param_formats=formats))  # fmt: skip
+        kinds.append("statement")
+    expected = None
+    if clean:
+        expected = driver_statements(conn)
+        send_prepared(wire.bind(tx, sqlfiles.query("session", "clean_session"), {}), "clean")
     commands.append(pg.pipeline_sync)
     CLEAN.discard(conn)
     try:
@@ -264,21 +299,39 @@ def kept_search(conn: psycopg.Connection[Any], reentry: Resolved, statement: Sta
     except psycopg.Error as exc:
         conn.close()  # the pool replaces a closed connection
         raise translate(exc) from exc
-    answers = fetched[:-1]
-    if any(r.status not in wire.OK for r in answers):
-        session.forget()
-        CLEAN.add(conn)  # the Sync rolled the implicit transaction back: the session is as it was
-        return RERUN
+    answers = dict(zip(kinds, fetched[:-1], strict=True)) if len(fetched) == len(kinds) + 1 else None
+    failed = next((r for r in fetched if r.status == pq.ExecStatus.FATAL_ERROR), None)
+    if answers is None or failed is not None:
+        error = None if failed is None else psycopg.errors.error_from_result(failed, encoding=encoding)
+        rerun = prepare and error is not None and error.sqlstate == _NO_SUCH_STATEMENT
+        if rerun:  # only scopedb's own statements ran, and one of them is gone: prepare them afresh
+            session.forget()
+        end(conn, "ROLLBACK")  # the implicit transaction is over: this cleans the session
+        if rerun:
+            return RERUN
+        if error is None:
+            raise ScopedbError("the request's answers did not match what it sent")
+        raise translate(error) from error
     for bound, name in new_names:
         session.remember(bound, name)
-    entered, found = (r for r in answers if r.status == pq.ExecStatus.TUPLES_OK)
-    CLEAN.add(conn)
-    tx.set_pgresult(entered)
-    ids = tx.load_row(0, tuple)[0] if entered.ntuples else None
+    if conn.info.transaction_status != TransactionStatus.IDLE:
+        # The statement was BEGIN: the implicit transaction outlives the Sync (see one_round_trip).
+        end(conn, "ROLLBACK")
+        raise QueryError("a request's statement may not begin a transaction; use db.scoped() for several statements")
+    if expected is None:
+        CLEAN.add(conn)
+    else:
+        tx.set_pgresult(answers["clean"])
+        judge_cleanup(conn, expected, tx.load_row(0, tuple))
+    tx.set_pgresult(answers["entry"])
+    ids = tx.load_row(0, tuple)[0] if answers["entry"].ntuples else None
     if tuple(int(pid) for pid in ids or ()) != reentry.project_ids:
         return None
+    found = answers["statement"]
+    if found.status != pq.ExecStatus.TUPLES_OK:
+        rows = found.command_tuples
+        return Result(columns=(), rows=[], rowcount=rows if rows is not None else -1)
     tx.set_pgresult(found)
-    encoding = conn.info.encoding
     columns = tuple(
         name.decode(encoding) if (name := found.fname(i)) else f"column_{i + 1}" for i in range(found.nfields)
     )

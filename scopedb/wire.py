@@ -1,27 +1,29 @@
-"""scopedb's own statements on the wire, without psycopg's cursors: what a kept-scope search request sends.
+"""scopedb's statements on the wire without psycopg's cursors: the parts of that path that do no I/O.
 
-A search request on a kept scope is two statements, the reentry and the search, in one pipeline (see
-:func:`scopedb.requests.one_round_trip`). Through psycopg's cursors the client spent about 60 µs of CPU per
+A request on a kept scope is the reentry, the statement and (for ``run``) the session cleanup in one pipeline
+(:func:`scopedb.requests.kept_request`); a scoped block sends scopedb's own statements (the searches) one by one
+(:func:`scopedb.session.kept_statement`). Through psycopg's cursors the client spent about 60 µs of CPU per
 statement on a cursor, its query conversion, its prepared-statement cache and its result bookkeeping, and as much
-again for the pipeline around them: on a scratch server a one-project vector search through ``db.search_vector``
-cost the client 550-640 µs of CPU, and a raw libpq pipeline of the same statements 30 µs. Under a thread pool
-the GIL turns that CPU into latency for every other request too.
+again on the pipeline around them: on a scratch server a one-project vector search through ``db.search_vector``
+cost the client 520-640 µs of CPU, and a raw libpq pipeline of the same statements 30 µs. Under a thread pool the
+GIL turns that CPU into latency for every other request too.
 
-So for these statements alone the request path talks to libpq through psycopg's ``pq`` layer, with psycopg's
-own :class:`~psycopg.adapt.Transformer` for the parameters and the rows (the adapters of the connection, the same
-dumpers and loaders a cursor would use) and psycopg's own generators for the non-blocking I/O (the same waiting,
-sync or async, a cursor uses). This module holds the parts without I/O: each statement's SQL turned into
-``$n`` form once, the parameters dumped, and which of scopedb's statements each session has prepared under which
-name.
+So these paths talk to libpq through psycopg's ``pq`` layer, with psycopg's own
+:class:`~psycopg.adapt.Transformer` for the parameters and the rows (the connection's adapters: the same dumpers
+and loaders a cursor uses) and psycopg's own generators for the non-blocking I/O (the same waiting, sync or
+async, a cursor does). This module holds what needs no I/O: each statement's SQL turned into ``$n`` form once,
+its parameters dumped, and which of scopedb's statements each session has prepared under which name.
 
 The names are scopedb's own (``_scopedb_<n>``, never psycopg's ``_pg3_<n>``), prepared at the protocol level as
 the driver's are, so the end of a scoped transaction treats them as the driver's: ``scopedb.clean_session``
 keeps them, and :func:`scopedb.lifecycle.driver_statements` lists them with psycopg's, so a connection on which
-a tenant removed one (``DEALLOCATE``) is discarded, not lent again. A name is never reused on a session: a
-statement prepared under a name that later failed is forgotten, and the next preparation takes a new one.
+a tenant removed one (``DEALLOCATE``) is discarded, not lent again. A name is recorded only once its preparation
+succeeded, and never reused on a session.
 
-Only scopedb's own statements (:data:`scopedb.sqlfiles.KEPT`) go this way, whose placeholders are all named
-(``%(name)s``, ``%(name)b``, ``%(name)t``); a caller's SQL keeps psycopg's cursor and its conversion.
+Only scopedb's own statements (:data:`scopedb.sqlfiles.KEPT`, whose placeholders are all named: ``%(name)s``,
+``%(name)b``, ``%(name)t``) are prepared. A caller's statement in ``run`` is sent unnamed, as psycopg sends it,
+its placeholders read by :func:`convert_caller` as psycopg reads them, or not at all when psycopg would refuse
+them (psycopg then sends it, and reports).
 """
 
 from __future__ import annotations
@@ -74,6 +76,70 @@ def convert(query: str) -> Converted:
     if b"%" in _PLACEHOLDER.sub(b"", query.encode()):
         raise ValueError("scopedb's statements take named placeholders only")
     return Converted(sql, tuple(names), tuple(formats))
+
+
+#: A placeholder of a caller's SQL as psycopg reads one (``%s``, ``%(name)s``, ``%%``...), or anything after a %.
+_CALLER_PLACEHOLDER = re.compile(rb"%(?:\(([^)]*)\))?(.)", re.DOTALL)
+
+
+@functools.lru_cache(maxsize=512)
+def convert_caller(query: str, named: bool, encoding: str) -> Converted:
+    """A caller's ``query`` in ``$n`` form, read as psycopg reads it when parameters are passed: ``%s``, ``%b``,
+    ``%t`` in order (``named`` false: the parameters are a sequence; each placeholder's ``names`` entry is its
+    position), or ``%(name)s`` and the like (``named``: a mapping; a name used twice is one parameter), and
+    ``%%`` for a percent sign. Anything psycopg would refuse (another character after ``%``, both kinds mixed)
+    raises ValueError: the caller then sends the statement through psycopg, which reports it in its own words."""
+    names: list[str] = []
+    formats: list[PyFormat] = []
+    kinds: set[bool] = set()
+
+    def number(match: re.Match[bytes]) -> bytes:
+        name, code = match.group(1), match.group(2)
+        if name is None and code == b"%":
+            return b"%"
+        fmt = _FORMATS.get(code)
+        if fmt is None:
+            raise ValueError("not a placeholder psycopg knows")
+        kinds.add(name is not None)
+        if name is None:
+            names.append(str(len(names)))
+            formats.append(fmt)
+            return b"$%d" % len(names)
+        key = name.decode(encoding)
+        if key in names:
+            if formats[names.index(key)] != fmt:
+                raise ValueError(f"placeholder {key!r} is used with two formats")
+            return b"$%d" % (names.index(key) + 1)
+        names.append(key)
+        formats.append(fmt)
+        return b"$%d" % len(names)
+
+    sql = _CALLER_PLACEHOLDER.sub(number, query.encode(encoding))
+    if kinds and kinds != {named}:
+        raise ValueError("the placeholders do not match the kind of parameters")
+    return Converted(sql, tuple(names), tuple(formats))
+
+
+def bind_caller(tx: abc.Transformer, query: str, params: Any, encoding: str) -> tuple[bytes, Sequence[Any], Any, Any]:
+    """A caller's statement and parameters, dumped as psycopg would: its text, the parameters, their types and
+    formats (no parameters: the text as it is, as psycopg sends it). ValueError for anything else."""
+    if params is None:
+        return query.encode(encoding), (), None, None
+    if isinstance(params, Mapping):
+        converted = convert_caller(query, True, encoding)
+        try:
+            values = [params[name] for name in converted.names]
+        except KeyError:
+            raise ValueError("a placeholder has no parameter") from None
+    elif isinstance(params, Sequence) and not isinstance(params, (str, bytes, bytearray)):
+        converted = convert_caller(query, False, encoding)
+        if len(params) != len(converted.names):
+            raise ValueError("as many parameters as placeholders are needed")
+        values = list(params)
+    else:
+        raise ValueError("parameters are a sequence or a mapping")
+    dumped = tx.dump_sequence(values, converted.formats)
+    return converted.sql, dumped, tuple(tx.types or ()), tuple(tx.formats or ())
 
 
 @dataclass(frozen=True)

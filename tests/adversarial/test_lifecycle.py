@@ -217,3 +217,25 @@ def test_62_a_renamed_project_s_own_name_is_refused_not_mapped(tenants: Tenants)
         admin.execute("UPDATE scopedb.projects SET name = 'beta/web-archived' WHERE id = %s", (tenants.b.id,))
     with pytest.raises(ScopedbError), tenants.db.scoped(tenants.scope("beta/web")) as s:
         s.execute("SELECT 1")
+
+
+def test_60_a_request_cancelled_inside_its_pipeline_never_returns_a_dirty_connection_async(tenants: Tenants) -> None:
+    """The same for the one-round-trip request on a kept scope, which scopedb sends through libpq without psycopg's
+    cursors (scopedb.wire): cancelled while its statement runs, after the statement took a session lock, the
+    connection is discarded (the pool closes it, and the lock goes with it), and B's next request gets another."""
+    slow = f"SELECT pg_advisory_lock({LOCK_KEY}), set_config('default_transaction_read_only', 'on', false), pg_sleep(3)"
+
+    async def main() -> tuple[Any, ...]:
+        async with AsyncDatabase(_server(tenants), app_dsn=tenants.db.app_dsn, pool_size=1) as adb:
+            a, b = tenants.scope("acme/api"), tenants.scope("beta/web")
+            backend = (await adb.run(a, "SELECT pg_backend_pid()")).scalar()
+            assert (await adb.run(b, "SELECT pg_backend_pid()")).scalar() == backend  # kept scopes, one session
+            with pytest.raises(asyncio.TimeoutError):
+                await asyncio.wait_for(adb.run(a, slow), 1.0)
+            assert (await adb.run(b, "SELECT pg_backend_pid()")).scalar() != backend
+            await adb.run(b, B_WRITES, (tenants.b.id,))
+            async with adb.scoped(b) as s:  # (a request's own statement is a portal: pg_cursors lists it)
+                return tuple([(await s.execute(query)).scalar() for query in LEFTOVERS])
+
+    assert asyncio.run(main()) == CLEAN
+    assert _lock_is_free(tenants)

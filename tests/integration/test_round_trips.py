@@ -14,7 +14,7 @@ import pytest
 
 from bench.requests import counted_round_trips
 from scopedb import Database, Fragment, ResourceScope, sqlfiles, wire
-from scopedb.errors import InvalidArgumentError, PermissionDeniedError, QueryError
+from scopedb.errors import InvalidArgumentError, PermissionDeniedError, QueryError, ScopedbError
 from scopedb.logins import CLEAN
 from scopedb.testing import app_connection
 from tests.async_bridge import AsyncBridge
@@ -194,9 +194,49 @@ def test_results_name_their_columns_as_the_driver_describes_them(
         assert result.rows == expected_rows
 
 
-def _in_block(db: Database, scope: ResourceScope, statement: str) -> Any:
+#: A caller's statements as run() sends them on a kept scope (scopedb.wire.bind_caller reads the placeholders, the
+#: connection's adapters dump the parameters, the rows come back in text as a cursor's do), against a cursor's.
+CALLER_STATEMENTS: list[tuple[str, Any]] = [
+    ("SELECT %s::int + %s::int, %s::text", (1, 2, "x")),
+    ("SELECT %(a)s::text || %(a)s::text, %(b)s::int", {"a": "ab", "b": 3, "unused": 4}),
+    ("SELECT '100%%', %s::int", (5,)),
+    ("SELECT '100%'", None),  # no parameters: the text as it is
+    ("SELECT '100%%'", ()),  # parameters, none used: %% is a percent sign
+    ("SELECT %b::int, %t::int, %(x)s", None),  # no parameters: not placeholders either (the server refuses it)
+    ("SELECT %s::jsonb -> 'k', %s::numeric, %s::int[], %s::date", ('{"k": [1, 2]}', "1.50", [1, 2], "2026-12-07")),
+    ("SELECT %s::text IS NULL", (None,)),
+    ("SELECT '[1,2]'::vector, '{\"a\": 1}'::json", None),
+    ("SELECT id FROM scopedb.fragments WHERE id = %s", ("no-such-id",)),
+    ("SELECT id, tier FROM scopedb.fragments WHERE project_id = %(p)s ORDER BY id", {"p": 1}),
+    ("UPDATE scopedb.fragments SET tier = tier WHERE id LIKE %s", ("%",)),
+    ("SELECT %s, %s", (1,)),  # a placeholder short: psycopg's error
+    ("SELECT %x", (1,)),  # not a placeholder: psycopg's error
+    ("SELECT %s, %(a)s", {"a": 1}),  # both kinds: psycopg's error
+    ("SELECT 1/0", None),
+]
+
+
+@pytest.mark.parametrize(("statement", "params"), CALLER_STATEMENTS)
+def test_run_answers_a_caller_s_statement_as_a_cursor_does(
+    one: Database, tenants: Tenants, statement: str, params: Any
+) -> None:
+    scope = tenants.scope("acme/api")
+    outcomes: list[Any] = []
+    for attempt in ("block", "run", "run again"):  # run() is on a kept scope: the request path's own statements
+        try:
+            result = (
+                _in_block(one, scope, statement, params) if attempt == "block" else one.run(scope, statement, params)
+            )
+            outcomes.append((result.columns, result.rows, result.rowcount))
+        except ScopedbError as exc:
+            outcomes.append((type(exc), exc.sqlstate))
+    assert outcomes[0] == outcomes[1] == outcomes[2], statement
+    assert one.run(scope, "SELECT count(*) FROM scopedb.fragments").scalar() == 7  # cleaned, and in scope
+
+
+def _in_block(db: Database, scope: ResourceScope, statement: str, params: Any = None) -> Any:
     with db.scoped(scope) as s:
-        return s.execute(statement)
+        return s.execute(statement, params)
 
 
 def test_a_kept_token_that_no_longer_verifies_is_replaced_within_the_same_call(one: Database, tenants: Tenants) -> None:
@@ -306,14 +346,16 @@ def test_a_kept_search_runs_on_the_request_path_s_own_prepared_statements(one: D
     """A kept-scope search request is sent through libpq without psycopg's cursors (scopedb.wire): the reentry and
     the search, prepared once per session under scopedb's names and run from then on."""
     scope = tenants.scope("acme/api")
-    assert one.run(scope, _OWN_STATEMENTS).rows == []  # run() and the scope's entry: the driver's statements
+    own = (("session", "reenter_scope"), ("session", "clean_session"), ("retrieval", "search_text"))
+    reentry, clean, search = (wire.convert(sqlfiles.query(*name)).sql.decode() for name in own)
+    one.run(scope, "SELECT 1")  # run() on a kept scope: the same path, with the cleanup after the statement
+    before = dict(one.run(scope, _OWN_STATEMENTS).rows)
+    assert set(before) == {reentry, clean}
     first = one.search_text(scope, "refresh token")
     again = [one.search_text(scope, "refresh token") for _ in range(3)]
     assert again == [first] * 3
     runs = dict(one.run(scope, _OWN_STATEMENTS).rows)
-    reentry, search = (wire.convert(sqlfiles.query(*name)).sql.decode()
-                       for name in (("session", "reenter_scope"), ("retrieval", "search_text")))  # fmt: skip
-    assert runs == {reentry: 4, search: 4}
+    assert runs == {reentry: before[reentry] + 5, clean: before[clean] + 1, search: 4}
 
 
 def test_a_kept_search_whose_statement_is_gone_is_sent_again_the_driver_s_way(one: Database, tenants: Tenants) -> None:
@@ -324,9 +366,10 @@ def test_a_kept_search_whose_statement_is_gone_is_sent_again_the_driver_s_way(on
     scope = tenants.scope("acme/api")
     expected = one.search_text(scope, "refresh token")
     assert one.search_text(scope, "refresh token") == expected
+    backend = one.run(scope, "SELECT pg_backend_pid()").scalar()
     with one._pool().connection() as conn:
         registry = wire.prepared(conn)
-        assert len(registry.names) == 2
+        assert len(registry.names) == 3  # the reentry, the search, run()'s cleanup
         registry.names = dict.fromkeys(registry.names, b"_scopedb_gone")
         CLEAN.add(conn)
     assert one.search_text(scope, "refresh token") == expected
@@ -334,7 +377,11 @@ def test_a_kept_search_whose_statement_is_gone_is_sent_again_the_driver_s_way(on
         assert wire.prepared(conn).names == {}
         CLEAN.add(conn)
     assert one.search_text(scope, "refresh token") == expected
-    assert len(one.run(scope, _OWN_STATEMENTS).rows) == 4  # the first two, and the two prepared again
+    # The same session: no statement of the driver's went missing, and scopedb forgot its own before the cleanup
+    # checked. It holds the first three statements, the reentry and search prepared again, and the cleanup
+    # prepared again by the first run() below.
+    assert one.run(scope, "SELECT pg_backend_pid()").scalar() == backend
+    assert len(one.run(scope, _OWN_STATEMENTS).rows) == 6
 
 
 def test_the_async_kept_search_is_the_same_path(tenants: Tenants) -> None:
@@ -346,6 +393,28 @@ def test_the_async_kept_search_is_the_same_path(tenants: Tenants) -> None:
         again = bridge.runner.run(bridge.db.search_vector(scope, unit, limit=3))
         assert again == first == tenants.db.search_vector(scope, unit, limit=3)
         runs = bridge.runner.run(bridge.db.run(scope, _OWN_STATEMENTS)).rows
-        assert [n for _, n in runs] == [1, 1]  # the reentry and the nearest statement, prepared and run once
+        # Each prepared once under scopedb's names: the nearest statement (by the first search, which entered in
+        # a scoped block, and run again by the second) and the reentry (the second search's and this run's).
+        assert [n for _, n in runs] == [2, 2], runs
     finally:
         bridge.close()
+
+
+def test_a_scoped_block_sends_scopedb_s_own_statements_the_same_way(one: Database, tenants: Tenants) -> None:
+    """In a scoped block too, scopedb's own statements go to libpq without psycopg's cursor, prepared under
+    scopedb's names (scopedb.session.kept_statement), and answer as the requests do; a caller's SQL does not."""
+    scope = tenants.scope("acme/api")
+    search, walk = (wire.convert(sqlfiles.query("retrieval", name)).sql.decode()
+                    for name in ("search_text", "graph_walk"))  # fmt: skip
+    with one.scoped(scope) as s:
+        first = s.search_text("refresh token")
+        assert s.search_text("refresh token") == first
+        graph = s.search_graph("start", depth=2)
+        s.execute("SELECT %(x)s::int", {"x": 1})
+        runs = dict(s.execute(_OWN_STATEMENTS).rows)
+        with pytest.raises(InvalidArgumentError, match="unknown text-search configuration"):
+            s.search_text("x", config="no_such_config")
+    assert {search: 2, walk: 1}.items() <= runs.items()
+    assert set(runs) <= {wire.convert(sqlfiles.query(*name)).sql.decode() for name in sqlfiles.KEPT}
+    assert one.search_text(scope, "refresh token") == first
+    assert one.search_graph(scope, "start", depth=2) == graph
