@@ -17,7 +17,6 @@ from typing import Any, NoReturn, TypeVar
 import psycopg
 from psycopg import pq
 from psycopg.adapt import Transformer
-from psycopg.generators import fetch_many, pipeline_communicate
 from psycopg.pq import TransactionStatus
 from psycopg_pool import AsyncConnectionPool, PoolTimeout
 
@@ -294,9 +293,7 @@ async def kept_request(
     CLEAN.discard(conn)
     try:
         pg.enter_pipeline_mode()
-        fetched = [r for results in await conn.wait(pipeline_communicate(pg, commands)) for r in results]
-        while not fetched or fetched[-1].status != pq.ExecStatus.PIPELINE_SYNC:
-            fetched.extend(await conn.wait(fetch_many(pg)))
+        fetched = await conn.wait(wire.exchange(pg, commands))
         pg.exit_pipeline_mode()
     except psycopg.Error as exc:
         await conn.close()  # the pool replaces a closed connection
@@ -335,7 +332,7 @@ async def kept_request(
         return Result(columns=(), rows=[], rowcount=rows if rows is not None else -1)
     tx.set_pgresult(found)
     columns = tuple(
-        name.decode(encoding) if (name := found.fname(i)) else f"column_{i + 1}" for i in range(found.nfields)
+        field.decode(encoding) if (field := found.fname(i)) else f"column_{i + 1}" for i in range(found.nfields)
     )
     return Result(columns=columns, rows=tx.load_rows(0, found.ntuples, tuple), rowcount=found.ntuples)
 

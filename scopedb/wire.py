@@ -31,12 +31,13 @@ from __future__ import annotations
 import functools
 import re
 import weakref
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
 from psycopg import abc, pq
 from psycopg.adapt import PyFormat
+from psycopg.waiting import Ready, Wait
 
 #: A named placeholder of scopedb's SQL, or a literal percent sign.
 _PLACEHOLDER = re.compile(rb"%%|%\((\w+)\)([sbt])")
@@ -206,3 +207,35 @@ def statement_names(conn: Any) -> frozenset[str]:
 
 #: The statuses of a statement that succeeded.
 OK = (pq.ExecStatus.TUPLES_OK, pq.ExecStatus.COMMAND_OK)
+
+
+def exchange(pgconn: pq.abc.PGconn, commands: Sequence[Callable[[], None]]) -> abc.PQGen[list[pq.abc.PGresult]]:
+    """Send ``commands`` (libpq's ``send_*`` calls and a final ``pipeline_sync``) on a connection in pipeline
+    mode, and read every result up to the Sync's: a generator for psycopg's ``conn.wait``, which does the waiting
+    (sync or async) as it does for a cursor, and cancels the statement on an interruption. psycopg's own
+    ``pipeline_communicate`` and ``fetch_many`` cost a wait (and its system calls) per statement; this is one wait
+    for the whole exchange. Returns the results in order, the Sync's last (``pq.abc.PGresult``)."""
+    for command in commands:
+        command()
+    fetched: list[pq.abc.PGresult] = []
+    flushing = True
+    while True:
+        ready = yield Wait.RW if flushing else Wait.R
+        if not ready:
+            continue
+        if ready & Ready.W and flushing:
+            flushing = pgconn.flush() != 0
+        if ready & Ready.R:
+            pgconn.consume_input()
+            boundary = False  # a NULL from get_result: the end of one statement's results
+            while not pgconn.is_busy():
+                result = pgconn.get_result()
+                if result is None:
+                    if boundary:
+                        break  # two in a row: nothing more has arrived
+                    boundary = True
+                    continue
+                boundary = False
+                fetched.append(result)
+                if result.status == pq.ExecStatus.PIPELINE_SYNC:
+                    return fetched
