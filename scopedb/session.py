@@ -10,17 +10,14 @@ the scope's rows. Every operation is a generator of statements (:mod:`scopedb.st
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Iterable, Sequence
 from typing import Any, TypeVar
 
 import psycopg
 from pgvector.psycopg.vector import register_vector_info
-from psycopg import pq
-from psycopg.adapt import Transformer
-from psycopg.generators import execute
 from psycopg.types import TypeInfo
 
-from scopedb import aliases, deletes, sqlfiles, steps, wire
+from scopedb import aliases, deletes, sqlfiles, steps
 from scopedb._compat import Lock
 from scopedb.backends.base import GraphResult, TextHit, VectorHit
 from scopedb.entry import Entered
@@ -101,14 +98,6 @@ class ScopedSession(SessionState):
         with self._lock:
             if self._closed:
                 raise SessionClosedError()
-            if (
-                prepare
-                and isinstance(query, str)
-                and isinstance(params, Mapping)
-                and self._conn.prepare_threshold is not None  # prepared statements are not turned off
-                and self._conn.pgconn.pipeline_status == pq.PipelineStatus.OFF
-            ):
-                return kept_statement(self._conn, query, params)
             try:
                 cur = self._cursor
                 if cur is None:
@@ -250,45 +239,3 @@ class ScopedSession(SessionState):
         """A scope narrowed to resources of ``project_names`` chosen by alias or id, children expanded by
         PostgreSQL, as far as this transaction's scope reaches (see :mod:`scopedb.aliases`)."""
         return self.run(aliases.resolve_resource_scope_steps(project_names, include=include, exclude=exclude))
-
-
-def kept_statement(conn: psycopg.Connection[Any], query: str, params: Mapping[str, Any]) -> Result:
-    """One of scopedb's own statements (:data:`scopedb.sqlfiles.KEPT`) in the open scoped transaction, sent
-    through libpq without psycopg's cursor (:mod:`scopedb.wire` says why) and kept prepared under scopedb's names,
-    as the request path keeps it (the first time on a session, one more round trip prepares it, as psycopg's does).
-    The rows come back in text, as a cursor's do. A statement that fails raises, translated; the transaction is
-    then aborted, as after any failed statement."""
-    tx = Transformer(conn)
-    session = wire.prepared(conn)
-    pg = conn.pgconn
-    try:
-        bound = wire.bind(tx, query, params)  # a value the adapters refuse raises here, before anything is sent
-        name, new = session.name_for(bound)
-        if new:
-            pg.send_prepare(name, bound.sql, param_types=bound.types)
-            _check(conn, conn.wait(execute(pg)))
-            session.remember(bound, name)
-        pg.send_query_prepared(name, bound.params, param_formats=bound.formats)
-        found = _check(conn, conn.wait(execute(pg)))
-    except psycopg.Error as exc:
-        if exc.sqlstate == "26000":  # invalid_sql_statement_name: one of scopedb's statements is gone
-            session.forget()
-        raise translate(exc) from exc
-    if found.status != pq.ExecStatus.TUPLES_OK:
-        rows = found.command_tuples
-        return Result(columns=(), rows=[], rowcount=rows if rows is not None else -1)
-    tx.set_pgresult(found)
-    encoding = conn.info.encoding
-    columns = tuple(
-        field.decode(encoding) if (field := found.fname(i)) else f"column_{i + 1}" for i in range(found.nfields)
-    )
-    return Result(columns=columns, rows=tx.load_rows(0, found.ntuples, tuple), rowcount=found.ntuples)
-
-
-def _check(conn: psycopg.Connection[Any], results: list[pq.abc.PGresult]) -> pq.abc.PGresult:
-    """The one result of a statement, or its error raised (as psycopg's own error class)."""
-    if len(results) != 1:
-        raise psycopg.ProgrammingError(f"expected one result, got {len(results)}")
-    if results[0].status == pq.ExecStatus.FATAL_ERROR:
-        raise psycopg.errors.error_from_result(results[0], encoding=conn.info.encoding)
-    return results[0]

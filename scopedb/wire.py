@@ -1,14 +1,13 @@
 """scopedb's statements on the wire without psycopg's cursors: the parts of that path that do no I/O.
 
 A request on a kept scope is the reentry, the statement and (for ``run``) the session cleanup in one pipeline
-(:func:`scopedb.requests.kept_request`); a scoped block sends scopedb's own statements (the searches) one by one
-(:func:`scopedb.session.kept_statement`). Through psycopg's cursors the client spent about 60 µs of CPU per
+(:func:`scopedb.requests.kept_request`). Through psycopg's cursors the client spent about 60 µs of CPU per
 statement on a cursor, its query conversion, its prepared-statement cache and its result bookkeeping, and as much
 again on the pipeline around them: on a scratch server a one-project vector search through ``db.search_vector``
 cost the client 520-640 µs of CPU, and a raw libpq pipeline of the same statements 30 µs. Under a thread pool the
 GIL turns that CPU into latency for every other request too.
 
-So these paths talk to libpq through psycopg's ``pq`` layer, with psycopg's own
+So that path talks to libpq through psycopg's ``pq`` layer, with psycopg's own
 :class:`~psycopg.adapt.Transformer` for the parameters and the rows (the connection's adapters: the same dumpers
 and loaders a cursor uses) and psycopg's own generators for the non-blocking I/O (the same waiting, sync or
 async, a cursor does). This module holds what needs no I/O: each statement's SQL turned into ``$n`` form once,

@@ -393,28 +393,8 @@ def test_the_async_kept_search_is_the_same_path(tenants: Tenants) -> None:
         again = bridge.runner.run(bridge.db.search_vector(scope, unit, limit=3))
         assert again == first == tenants.db.search_vector(scope, unit, limit=3)
         runs = bridge.runner.run(bridge.db.run(scope, _OWN_STATEMENTS)).rows
-        # Each prepared once under scopedb's names: the nearest statement (by the first search, which entered in
-        # a scoped block, and run again by the second) and the reentry (the second search's and this run's).
-        assert [n for _, n in runs] == [2, 2], runs
+        # Under scopedb's names: the reentry (the second search's and this run's) and the nearest statement (the
+        # second search's; the first entered in a scoped block, where psycopg's cursor sent it).
+        assert [n for _, n in runs] == [2, 1], runs
     finally:
         bridge.close()
-
-
-def test_a_scoped_block_sends_scopedb_s_own_statements_the_same_way(one: Database, tenants: Tenants) -> None:
-    """In a scoped block too, scopedb's own statements go to libpq without psycopg's cursor, prepared under
-    scopedb's names (scopedb.session.kept_statement), and answer as the requests do; a caller's SQL does not."""
-    scope = tenants.scope("acme/api")
-    search, walk = (wire.convert(sqlfiles.query("retrieval", name)).sql.decode()
-                    for name in ("search_text", "graph_walk"))  # fmt: skip
-    with one.scoped(scope) as s:
-        first = s.search_text("refresh token")
-        assert s.search_text("refresh token") == first
-        graph = s.search_graph("start", depth=2)
-        s.execute("SELECT %(x)s::int", {"x": 1})
-        runs = dict(s.execute(_OWN_STATEMENTS).rows)
-        with pytest.raises(InvalidArgumentError, match="unknown text-search configuration"):
-            s.search_text("x", config="no_such_config")
-    assert {search: 2, walk: 1}.items() <= runs.items()
-    assert set(runs) <= {wire.convert(sqlfiles.query(*name)).sql.decode() for name in sqlfiles.KEPT}
-    assert one.search_text(scope, "refresh token") == first
-    assert one.search_graph(scope, "start", depth=2) == graph
