@@ -9,9 +9,10 @@ GIL turns that CPU into latency for every other request too.
 
 So that path talks to libpq through psycopg's ``pq`` layer, with psycopg's own
 :class:`~psycopg.adapt.Transformer` for the parameters and the rows (the connection's adapters: the same dumpers
-and loaders a cursor uses) and psycopg's own generators for the non-blocking I/O (the same waiting, sync or
-async, a cursor does). This module holds what needs no I/O: each statement's SQL turned into ``$n`` form once,
-its parameters dumped, and which of scopedb's statements each session has prepared under which name.
+and loaders a cursor uses), and psycopg's own waiting for the non-blocking I/O (``conn.wait``, sync or async,
+as a cursor waits) over one generator, :func:`exchange`. This module holds that generator and what needs no I/O:
+each statement's SQL turned into ``$n`` form once, its parameters dumped, and which of scopedb's statements each
+session has prepared under which name.
 
 The names are scopedb's own (``_scopedb_<n>``, never psycopg's ``_pg3_<n>``), prepared at the protocol level as
 the driver's are, so the end of a scoped transaction treats them as the driver's: ``scopedb.clean_session``
@@ -79,7 +80,7 @@ def convert(query: str) -> Converted:
 
 
 #: A placeholder of a caller's SQL as psycopg reads one (``%s``, ``%(name)s``, ``%%``...), or anything after a %.
-_CALLER_PLACEHOLDER = re.compile(rb"%(?:\(([^)]*)\))?(.)", re.DOTALL)
+_CALLER_PLACEHOLDER = re.compile(rb"%(?:\(([^)]*)\))?(.)|%$", re.DOTALL)
 
 
 @functools.lru_cache(maxsize=512)
@@ -95,6 +96,8 @@ def convert_caller(query: str, named: bool, encoding: str) -> Converted:
 
     def number(match: re.Match[bytes]) -> bytes:
         name, code = match.group(1), match.group(2)
+        if code is None:
+            raise ValueError("a percent sign ends the statement")
         if name is None and code == b"%":
             return b"%"
         fmt = _FORMATS.get(code)
