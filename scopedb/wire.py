@@ -39,8 +39,6 @@ from psycopg import abc, pq
 from psycopg.adapt import PyFormat
 from psycopg.waiting import Ready, Wait
 
-#: A named placeholder of scopedb's SQL, or a literal percent sign.
-_PLACEHOLDER = re.compile(rb"%%|%\((\w+)\)([sbt])")
 _FORMATS = {b"s": PyFormat.AUTO, b"b": PyFormat.BINARY, b"t": PyFormat.TEXT}
 
 
@@ -55,28 +53,12 @@ class Converted:
 
 @functools.cache
 def convert(query: str) -> Converted:
-    """``query`` with its named placeholders turned into ``$1, $2, ...`` (a name used twice is one parameter, as
-    psycopg binds it), computed once per statement text."""
-    names: list[str] = []
-    formats: list[PyFormat] = []
-
-    def number(match: re.Match[bytes]) -> bytes:
-        if match.group(0) == b"%%":
-            return b"%"
-        name = match.group(1).decode()
-        fmt = _FORMATS[match.group(2)]
-        if name in names:
-            if formats[names.index(name)] != fmt:
-                raise ValueError(f"placeholder {name!r} is used with two formats")
-            return b"$%d" % (names.index(name) + 1)
-        names.append(name)
-        formats.append(fmt)
-        return b"$%d" % len(names)
-
-    sql = _PLACEHOLDER.sub(number, query.encode())
-    if b"%" in _PLACEHOLDER.sub(b"", query.encode()):
-        raise ValueError("scopedb's statements take named placeholders only")
-    return Converted(sql, tuple(names), tuple(formats))
+    """One of scopedb's own statements in ``$n`` form, computed once per statement text: its placeholders are all
+    named, read as a caller's named placeholders are (:func:`convert_caller`)."""
+    try:
+        return convert_caller(query, True, "utf-8")
+    except ValueError as exc:
+        raise ValueError(f"scopedb's statements take named placeholders only ({exc})") from None
 
 
 #: A placeholder of a caller's SQL as psycopg reads one (``%s``, ``%(name)s``, ``%%``...), or anything after a %.
