@@ -40,7 +40,7 @@ from scopedb.retrieval import Metric, search_graph_steps, search_text_steps, sea
 from scopedb.scope import ResourceScope
 from scopedb.scopestate import ScopeState
 from scopedb.session import ScopedSession
-from scopedb.steps import Params, Query, Result, SessionState, Statement, Steps, column_names
+from scopedb.steps import Params, Query, Result, SessionState, Statement, Steps, column_names, result_columns
 
 T = TypeVar("T")
 
@@ -84,9 +84,7 @@ class Requests:
                 kept_tokens = self.state.resolved
                 key = kept_tokens.key(scope, actor)
                 if key is not None and (kept := self.state.kept_or_signed(key, scope, actor)) is not None:
-                    result = kept_request(conn, kept, query, params, prepare=False, clean=True)
-                    if isinstance(result, _Rerun):
-                        result = one_round_trip(conn, query, params, reentry=kept)
+                    result = one_round_trip(conn, query, params, reentry=kept)
                     if result is not None:
                         return result
                     kept_tokens.discard(key, names=scope.project_names)
@@ -172,18 +170,14 @@ class Requests:
                     operation = make(known)
                     first = first_statement(operation)  # a malformed argument is refused before any I/O
                     try:
-                        result = kept_request(
-                            conn, kept, first.query, first.params, prepare=sqlfiles.is_kept(first.query), clean=False
+                        result = one_round_trip(
+                            conn,
+                            first.query,
+                            first.params,
+                            reentry=kept,
+                            clean=False,
+                            prepare=sqlfiles.is_kept(first.query),
                         )
-                        if isinstance(result, _Rerun):
-                            result = one_round_trip(
-                                conn,
-                                first.query,
-                                first.params,
-                                reentry=kept,
-                                clean=False,
-                                prepare=sqlfiles.is_kept(first.query),
-                            )
                     except ScopedbError as exc:
                         return fail(operation, exc)
                     if result is not None:
@@ -233,8 +227,8 @@ def kept_request(
     kept prepared under scopedb's names and answered in binary; otherwise it is the caller's, sent unnamed, its
     placeholders read as psycopg reads them and its rows in text, as a cursor's are. A statement this path cannot
     send as psycopg would (another kind of query or parameters, a placeholder psycopg would refuse) answers
-    :data:`RERUN` before anything is sent: the caller uses :func:`one_round_trip`, which reports it. So does a
-    search whose prepared statement the session no longer has, once the session is cleaned.
+    :data:`RERUN` before anything is sent: :func:`one_round_trip` then sends it through psycopg, which reports
+    it. So does a search whose prepared statement the session no longer has, once the session is cleaned.
 
     A statement that fails ends the request as :func:`one_round_trip` ends it: the Sync rolled the implicit
     transaction back and the server skipped the rest, the session is cleaned (:func:`~scopedb.lifecycle.end`,
@@ -311,10 +305,7 @@ def kept_request(
         raise translate(error) from error
     for bound, name in new_names:
         session.remember(bound, name)
-    if conn.info.transaction_status != TransactionStatus.IDLE:
-        # The statement was BEGIN: the implicit transaction outlives the Sync (see one_round_trip).
-        end(conn, "ROLLBACK")
-        raise QueryError("a request's statement may not begin a transaction; use db.scoped() for several statements")
+    _refuse_open_transaction(conn)
     if expected is None:
         CLEAN.add(conn)
     else:
@@ -325,14 +316,21 @@ def kept_request(
     if tuple(int(pid) for pid in ids or ()) != reentry.project_ids:
         return None
     found = answers["statement"]
-    if found.status != pq.ExecStatus.TUPLES_OK:
+    columns = result_columns(found, encoding)
+    if columns is None:  # a command: no rows, as a cursor reads it
         rows = found.command_tuples
         return Result(columns=(), rows=[], rowcount=rows if rows is not None else -1)
     tx.set_pgresult(found)
-    columns = tuple(
-        field.decode(encoding) if (field := found.fname(i)) else f"column_{i + 1}" for i in range(found.nfields)
-    )
     return Result(columns=columns, rows=tx.load_rows(0, found.ntuples, tuple), rowcount=found.ntuples)
+
+
+def _refuse_open_transaction(conn: psycopg.Connection[Any]) -> None:
+    """After the Sync of a request's implicit transaction: if the statement was BEGIN, it turned that transaction
+    into one that outlives the Sync. Nothing of it is kept (it would stay open on a pooled session, around the next
+    borrower's statements): it is rolled back, the session cleaned, and the request refused."""
+    if conn.info.transaction_status != TransactionStatus.IDLE:
+        end(conn, "ROLLBACK")
+        raise QueryError("a request's statement may not begin a transaction; use db.scoped() for several statements")
 
 
 def one_round_trip(
@@ -357,7 +355,14 @@ def one_round_trip(
     statements) there is no BEGIN, no role statement and no COMMIT: what the pipeline sends before its Sync is one
     implicit transaction, which the Sync commits, or rolls back when a statement failed (the server then skips the
     rest). Three statements fewer: BEGIN and COMMIT 20-30 µs of a request on one thread, the role 20-40 µs, more
-    under concurrency (docs/architecture.md, "Requests")."""
+    under concurrency (docs/architecture.md, "Requests").
+
+    A kept token's reentry goes first to :func:`kept_request`, the same pipeline without psycopg's cursors; what it
+    cannot send (:data:`RERUN`) is sent here, through them."""
+    if reentry is not None:
+        lean = kept_request(conn, reentry, query, params, prepare=prepare, clean=clean)
+        if not isinstance(lean, _Rerun):
+            return lean
     failure: psycopg.Error | None = None
     pending: PendingEntry | None = None
     last = None
@@ -375,11 +380,8 @@ def one_round_trip(
             last = send_end(conn, None if implicit else "COMMIT", clean=clean)
     except psycopg.Error as exc:
         failure = exc  # the pipeline skipped everything after the failing statement, the end included
-    if implicit and failure is None and conn.info.transaction_status != TransactionStatus.IDLE:
-        # The statement was BEGIN: it turned the implicit transaction into one that outlives the Sync. Nothing of
-        # it is kept (it would stay open on a pooled session, around the next borrower's statements).
-        end(conn, "ROLLBACK")
-        raise QueryError("a request's statement may not begin a transaction; use db.scoped() for several statements")
+    if implicit and failure is None:
+        _refuse_open_transaction(conn)
     entered = None
     if pending is not None:
         try:

@@ -38,7 +38,7 @@ from scopedb.retrieval import Metric, search_graph_steps, search_text_steps, sea
 from scopedb.scope import ResourceScope
 from scopedb.scopestate import ScopeState
 from scopedb.session_async import AsyncScopedSession
-from scopedb.steps import Params, Query, Result, SessionState, Statement, Steps, column_names
+from scopedb.steps import Params, Query, Result, SessionState, Statement, Steps, column_names, result_columns
 
 T = TypeVar("T")
 
@@ -86,9 +86,7 @@ class AsyncRequests:
                 kept_tokens = self.state.resolved
                 key = kept_tokens.key(scope, actor)
                 if key is not None and (kept := self.state.kept_or_signed(key, scope, actor)) is not None:
-                    result = await kept_request(conn, kept, query, params, prepare=False, clean=True)
-                    if isinstance(result, _Rerun):
-                        result = await one_round_trip(conn, query, params, reentry=kept)
+                    result = await one_round_trip(conn, query, params, reentry=kept)
                     if result is not None:
                         return result
                     kept_tokens.discard(key, names=scope.project_names)
@@ -174,18 +172,14 @@ class AsyncRequests:
                     operation = make(known)
                     first = first_statement(operation)  # a malformed argument is refused before any I/O
                     try:
-                        result = await kept_request(
-                            conn, kept, first.query, first.params, prepare=sqlfiles.is_kept(first.query), clean=False
+                        result = await one_round_trip(
+                            conn,
+                            first.query,
+                            first.params,
+                            reentry=kept,
+                            clean=False,
+                            prepare=sqlfiles.is_kept(first.query),
                         )
-                        if isinstance(result, _Rerun):
-                            result = await one_round_trip(
-                                conn,
-                                first.query,
-                                first.params,
-                                reentry=kept,
-                                clean=False,
-                                prepare=sqlfiles.is_kept(first.query),
-                            )
                     except ScopedbError as exc:
                         return fail(operation, exc)
                     if result is not None:
@@ -235,8 +229,8 @@ async def kept_request(
     kept prepared under scopedb's names and answered in binary; otherwise it is the caller's, sent unnamed, its
     placeholders read as psycopg reads them and its rows in text, as a cursor's are. A statement this path cannot
     send as psycopg would (another kind of query or parameters, a placeholder psycopg would refuse) answers
-    :data:`RERUN` before anything is sent: the caller uses :func:`one_round_trip`, which reports it. So does a
-    search whose prepared statement the session no longer has, once the session is cleaned.
+    :data:`RERUN` before anything is sent: :func:`one_round_trip` then sends it through psycopg, which reports
+    it. So does a search whose prepared statement the session no longer has, once the session is cleaned.
 
     A statement that fails ends the request as :func:`one_round_trip` ends it: the Sync rolled the implicit
     transaction back and the server skipped the rest, the session is cleaned (:func:`~scopedb.lifecycle.end`,
@@ -313,10 +307,7 @@ async def kept_request(
         raise translate(error) from error
     for bound, name in new_names:
         session.remember(bound, name)
-    if conn.info.transaction_status != TransactionStatus.IDLE:
-        # The statement was BEGIN: the implicit transaction outlives the Sync (see one_round_trip).
-        await end(conn, "ROLLBACK")
-        raise QueryError("a request's statement may not begin a transaction; use db.scoped() for several statements")
+    await _refuse_open_transaction(conn)
     if expected is None:
         CLEAN.add(conn)
     else:
@@ -327,14 +318,21 @@ async def kept_request(
     if tuple(int(pid) for pid in ids or ()) != reentry.project_ids:
         return None
     found = answers["statement"]
-    if found.status != pq.ExecStatus.TUPLES_OK:
+    columns = result_columns(found, encoding)
+    if columns is None:  # a command: no rows, as a cursor reads it
         rows = found.command_tuples
         return Result(columns=(), rows=[], rowcount=rows if rows is not None else -1)
     tx.set_pgresult(found)
-    columns = tuple(
-        field.decode(encoding) if (field := found.fname(i)) else f"column_{i + 1}" for i in range(found.nfields)
-    )
     return Result(columns=columns, rows=tx.load_rows(0, found.ntuples, tuple), rowcount=found.ntuples)
+
+
+async def _refuse_open_transaction(conn: psycopg.AsyncConnection[Any]) -> None:
+    """After the Sync of a request's implicit transaction: if the statement was BEGIN, it turned that transaction
+    into one that outlives the Sync. Nothing of it is kept (it would stay open on a pooled session, around the next
+    borrower's statements): it is rolled back, the session cleaned, and the request refused."""
+    if conn.info.transaction_status != TransactionStatus.IDLE:
+        await end(conn, "ROLLBACK")
+        raise QueryError("a request's statement may not begin a transaction; use db.scoped() for several statements")
 
 
 async def one_round_trip(
@@ -359,7 +357,14 @@ async def one_round_trip(
     statements) there is no BEGIN, no role statement and no COMMIT: what the pipeline sends before its Sync is one
     implicit transaction, which the Sync commits, or rolls back when a statement failed (the server then skips the
     rest). Three statements fewer: BEGIN and COMMIT 20-30 µs of a request on one thread, the role 20-40 µs, more
-    under concurrency (docs/architecture.md, "Requests")."""
+    under concurrency (docs/architecture.md, "Requests").
+
+    A kept token's reentry goes first to :func:`kept_request`, the same pipeline without psycopg's cursors; what it
+    cannot send (:data:`RERUN`) is sent here, through them."""
+    if reentry is not None:
+        lean = await kept_request(conn, reentry, query, params, prepare=prepare, clean=clean)
+        if not isinstance(lean, _Rerun):
+            return lean
     failure: psycopg.Error | None = None
     pending: PendingEntry | None = None
     last = None
@@ -377,11 +382,8 @@ async def one_round_trip(
             last = await send_end(conn, None if implicit else "COMMIT", clean=clean)
     except psycopg.Error as exc:
         failure = exc  # the pipeline skipped everything after the failing statement, the end included
-    if implicit and failure is None and conn.info.transaction_status != TransactionStatus.IDLE:
-        # The statement was BEGIN: it turned the implicit transaction into one that outlives the Sync. Nothing of
-        # it is kept (it would stay open on a pooled session, around the next borrower's statements).
-        await end(conn, "ROLLBACK")
-        raise QueryError("a request's statement may not begin a transaction; use db.scoped() for several statements")
+    if implicit and failure is None:
+        await _refuse_open_transaction(conn)
     entered = None
     if pending is not None:
         try:
