@@ -68,9 +68,18 @@ _TRANSACTION_DEFAULTS = (
 
 def driver_statements(conn: psycopg.AsyncConnection[Any]) -> frozenset[str]:
     """The names of the statements the driver believes prepared on ``conn``'s session: psycopg's, and those
-    scopedb's request path prepared itself (:mod:`scopedb.wire`). psycopg has no public list: its cache is read
-    here, in one place, and a test holds it to the server's own view."""
+    scopedb prepared itself (:mod:`scopedb.wire`). psycopg has no public list: its cache is read here and in
+    :func:`_follow_driver`, and a test holds it to the server's own view."""
     return frozenset(name.decode() for name in conn._prepared._names.values()) | wire.statement_names(conn)
+
+
+def _follow_driver(conn: psycopg.AsyncConnection[Any], had: bool) -> None:
+    """psycopg answers a ROLLBACK it runs (or a DROP, an ALTER) by removing every prepared statement of the
+    session (``DEALLOCATE ALL``) when its own cache holds any (``had``: it held some before the statement). That
+    removes scopedb's own statements too, after the cleanup listed them: scopedb forgets them as well, and
+    prepares them afresh on the next request, rather than send it to a name that is gone."""
+    if had and not conn._prepared._names:
+        wire.prepared(conn).forget()
 
 
 def _keep_if_intact(conn: psycopg.AsyncConnection[Any], expected: frozenset[str], present: Sequence[str]) -> None:
@@ -103,6 +112,7 @@ async def end(conn: psycopg.AsyncConnection[Any], statement: Literal["COMMIT", "
     A ROLLBACK of a transaction that has already ended (the implicit transaction of a failed pipeline, which the
     server rolled back at its Sync) is not sent: the session is cleaned alone."""
     expected = driver_statements(conn)
+    had = bool(conn._prepared._names)
     if statement == "ROLLBACK" and conn.info.transaction_status == TransactionStatus.IDLE:
         statement = ""
     try:
@@ -117,11 +127,13 @@ async def end(conn: psycopg.AsyncConnection[Any], statement: Literal["COMMIT", "
                 raise translate(exc) from exc
             return
         _keep_if_intact(conn, expected, present)
+        _follow_driver(conn, had)
         if statement == "COMMIT":
             raise translate(exc) from exc
         log.debug("rollback failed: %s", type(exc).__name__)
         return
     _keep_if_intact(conn, expected, present)
+    _follow_driver(conn, had)
 
 
 async def end_cleanup(
@@ -264,10 +276,12 @@ async def remove_stored_settings(conn: psycopg.AsyncConnection[Any]) -> None:
 async def quietly_roll_back(conn: psycopg.AsyncConnection[Any], *, entry: bool = True) -> None:
     """End a transaction without masking the exception on its way out. For a failed ``entry`` (before any of the
     caller's SQL ran) a completed rollback leaves nothing behind: the connection is clean."""
+    had = bool(conn._prepared._names)
     try:
         await conn.execute("ROLLBACK")
     except psycopg.Error:
         log.debug("could not roll back after an error")
         return
+    _follow_driver(conn, had)
     if entry:
         CLEAN.add(conn)

@@ -10,21 +10,27 @@ answers back, ending the transaction on the error path.
 
 from __future__ import annotations
 
-import functools
-from collections import deque
 from collections.abc import Callable, Mapping, Sequence
 from contextlib import AbstractContextManager
 from typing import Any, NoReturn, TypeVar
 
 import psycopg
-from psycopg import pq
 from psycopg.adapt import Transformer
 from psycopg.pq import TransactionStatus
 from psycopg_pool import ConnectionPool, PoolTimeout
 
 from scopedb import sqlfiles, wire
 from scopedb.backends.base import GraphResult, TextHit, VectorHit
-from scopedb.entry import BEGIN_AS_APP, Entered, PendingEntry, read_entry, send_entry, send_reentry
+from scopedb.entry import (
+    BEGIN_AS_APP,
+    Entered,
+    PendingEntry,
+    on_the_wire,
+    read_entry,
+    send_batch,
+    send_entry,
+    send_reentry,
+)
 from scopedb.errors import (
     ConfigurationError,
     DatabaseUnavailableError,
@@ -209,9 +215,6 @@ class _Rerun:
 
 RERUN = _Rerun()
 
-#: ``invalid_sql_statement_name``: a prepared statement that does not exist.
-_NO_SUCH_STATEMENT = "26000"
-
 
 def kept_request(
     conn: psycopg.Connection[Any], reentry: Resolved, query: Query, params: Params, *, prepare: bool, clean: bool
@@ -234,32 +237,11 @@ def kept_request(
     transaction back and the server skipped the rest, the session is cleaned (:func:`~scopedb.lifecycle.end`,
     which discards it if one of the driver's or scopedb's statements is gone), the error raised, translated. A
     failure of the connection itself closes it; an interruption leaves it unmarked, for the pool to discard."""
-    if (
-        conn not in PINNED_DEFAULTS
-        or conn.prepare_threshold is None
-        or not isinstance(query, str)
-        or conn.pgconn.pipeline_status != pq.PipelineStatus.OFF
-        or conn.info.transaction_status != TransactionStatus.IDLE
-    ):
+    if not on_the_wire(conn) or not isinstance(query, str):
         return RERUN
     encoding = conn.info.encoding
     tx = Transformer(conn)
-    session = wire.prepared(conn)
-    pg = conn.pgconn
-    commands: deque[Callable[[], None]] = deque()
-    kinds: list[str] = []  # what each command answers: "parse", "entry", "statement" or "clean"
-    new_names: list[tuple[wire.Bound, bytes]] = []
-
-    def send_prepared(bound: wire.Bound, kind: str) -> None:
-        name, new = session.name_for(bound)
-        if new:
-            commands.append(functools.partial(pg.send_prepare, name, bound.sql, param_types=bound.types))
-            kinds.append("parse")
-            new_names.append((bound, name))
-        commands.append(functools.partial(pg.send_query_prepared, name, bound.params, param_formats=bound.formats,
-                                          result_format=pq.Format.BINARY))  # fmt: skip
-        kinds.append(kind)
-
+    batch = wire.Batch(conn.pgconn, wire.prepared(conn))
     try:
         if prepare:
             if not sqlfiles.is_kept(query) or not isinstance(params, Mapping):
@@ -270,41 +252,36 @@ def kept_request(
         reenter = wire.bind(tx, sqlfiles.query("session", "reenter_scope"), {"token": reentry.token})
     except (ValueError, psycopg.Error):  # nothing sent: psycopg's path reports it (a value it cannot dump...)
         return RERUN
-    send_prepared(reenter, "entry")
+    batch.prepared(reenter, "entry")
     if prepare:
-        send_prepared(statement, "statement")
+        batch.prepared(statement, "statement")
     else:
-        commands.append(functools.partial(pg.send_query_params, sql, values, param_types=types,
-                                          param_formats=formats))  # fmt: skip
-        kinds.append("statement")
+        batch.unnamed(sql, values, types, formats, "statement")
     expected = None
     if clean:
         expected = driver_statements(conn)
-        send_prepared(wire.bind(tx, sqlfiles.query("session", "clean_session"), {}), "clean")
-    commands.append(pg.pipeline_sync)
-    CLEAN.discard(conn)
-    try:
-        pg.enter_pipeline_mode()
-        fetched = conn.wait(wire.exchange(pg, commands))
-        pg.exit_pipeline_mode()
-    except psycopg.Error as exc:
-        conn.close()  # the pool replaces a closed connection
-        raise translate(exc) from exc
-    answers = dict(zip(kinds, fetched[:-1], strict=True)) if len(fetched) == len(kinds) + 1 else None
-    failed = next((r for r in fetched if r.status == pq.ExecStatus.FATAL_ERROR), None)
+        batch.prepared(wire.bind(tx, sqlfiles.query("session", "clean_session"), {}), "clean")
+    fetched = send_batch(conn, batch)
+    answers = batch.answers(fetched)
+    failed = wire.failure(fetched)
     if answers is None or failed is not None:
         error = None if failed is None else psycopg.errors.error_from_result(failed, encoding=encoding)
-        rerun = prepare and error is not None and error.sqlstate == _NO_SUCH_STATEMENT
-        if rerun:  # only scopedb's own statements ran, and one of them is gone: prepare them afresh
-            session.forget()
+        # One of scopedb's statements is gone, and nothing of the caller's ran (a search is scopedb's own; a
+        # caller's statement had not been reached when the reentry failed): prepare them afresh, and send again.
+        rerun = (
+            error is not None
+            and error.sqlstate == wire.NO_SUCH_STATEMENT
+            and (prepare or (answers is not None and answers["entry"] is failed))
+        )
+        if rerun:
+            batch.session.forget()
         end(conn, "ROLLBACK")  # the implicit transaction is over: this cleans the session
         if rerun:
             return RERUN
         if error is None:
             raise ScopedbError("the request's answers did not match what it sent")
         raise translate(error) from error
-    for bound, name in new_names:
-        session.remember(bound, name)
+    batch.settle()
     _refuse_open_transaction(conn)
     if expected is None:
         CLEAN.add(conn)

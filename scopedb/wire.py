@@ -189,6 +189,59 @@ def statement_names(conn: Any) -> frozenset[str]:
     return frozenset(name.decode() for name in found.names.values()) if found is not None else frozenset()
 
 
+class Batch:
+    """The statements of one pipeline on one session, queued as libpq calls for :func:`exchange`: scopedb's own
+    prepared under the session's names (a statement the session has not prepared yet is prepared first, in the
+    same pipeline), a caller's sent unnamed. Each is queued with a kind, by which :meth:`answers` returns its
+    result; the names prepared on the way are recorded by :meth:`settle`, once every result is known good."""
+
+    def __init__(self, pgconn: pq.abc.PGconn, session: Prepared) -> None:
+        self.pgconn = pgconn
+        self.session = session
+        self.commands: list[Callable[[], None]] = []
+        self.kinds: list[str] = []  # what each command answers: "parse" for a preparation, or its kind
+        self.new: list[tuple[Bound, bytes]] = []
+
+    def prepared(self, bound: Bound, kind: str) -> None:
+        """Queue one of scopedb's statements, prepared under its name on this session; its rows in binary."""
+        name, new = self.session.name_for(bound)
+        if new:
+            self.commands.append(functools.partial(self.pgconn.send_prepare, name, bound.sql, param_types=bound.types))
+            self.kinds.append("parse")
+            self.new.append((bound, name))
+        send = self.pgconn.send_query_prepared
+        self.commands.append(functools.partial(send, name, bound.params, param_formats=bound.formats,
+                                               result_format=pq.Format.BINARY))  # fmt: skip
+        self.kinds.append(kind)
+
+    def unnamed(self, sql: bytes, values: Sequence[Any], types: Any, formats: Any, kind: str) -> None:
+        """Queue a caller's statement (:func:`bind_caller`), unnamed, its rows in text as a cursor's are."""
+        self.commands.append(functools.partial(self.pgconn.send_query_params, sql, values, param_types=types,
+                                               param_formats=formats))  # fmt: skip
+        self.kinds.append(kind)
+
+    def answers(self, fetched: Sequence[pq.abc.PGresult]) -> dict[str, pq.abc.PGresult] | None:
+        """Each kind's result, from what :func:`exchange` returned for this batch; None if they do not match what
+        was sent. A failed statement's result is its error, and the statements after it answer as aborted
+        (:func:`failure` finds the first)."""
+        if len(fetched) != len(self.kinds) + 1:
+            return None
+        return dict(zip(self.kinds, fetched[:-1], strict=True))
+
+    def settle(self) -> None:
+        """Record the names prepared by this batch: only once its answers are all good."""
+        for bound, name in self.new:
+            self.session.remember(bound, name)
+
+
+def failure(fetched: Sequence[pq.abc.PGresult]) -> pq.abc.PGresult | None:
+    """The first result of a pipeline that reports an error, if any."""
+    return next((r for r in fetched if r.status == pq.ExecStatus.FATAL_ERROR), None)
+
+
+#: The SQLSTATE of a prepared statement the session does not have (``invalid_sql_statement_name``).
+NO_SUCH_STATEMENT = "26000"
+
 #: The statuses of a statement that succeeded.
 OK = (pq.ExecStatus.TUPLES_OK, pq.ExecStatus.COMMAND_OK)
 

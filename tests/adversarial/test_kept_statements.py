@@ -125,6 +125,18 @@ ATTACKS = {
             EXECUTE format('PREPARE %I(text) AS SELECT ARRAY[1, 2]::bigint[], $1', n);
         END $$
     """,
+    # A scoped block's own BEGIN (prepared by scopedb.wire): replaced, the next block's entry would not begin a
+    # transaction, and its statements would each run in one of their own, under no scope.
+    "take_over_the_block_begin": """
+        DO $$
+        DECLARE
+            n text := (SELECT name FROM pg_prepared_statements
+                        WHERE statement LIKE '%BEGIN ISOLATION LEVEL%' AND name LIKE '\\_scopedb\\_%');
+        BEGIN
+            EXECUTE format('DEALLOCATE %I', n);
+            EXECUTE format('PREPARE %I AS SELECT 1', n);
+        END $$
+    """,
 }
 
 
@@ -138,6 +150,8 @@ def test_a_transaction_that_removes_a_driver_statement_loses_its_connection(
     for _ in range(3):  # the entry's statements are prepared, and kept
         expected_b = one.run(b, b_count).scalar()
         one.search_text(b, "refresh")
+        with one.scoped(b) as s:
+            assert s.execute(b_count).scalar() == expected_b
     backend = one.run(a, "SELECT pg_backend_pid()").scalar()
     assert one.run(a, "SELECT pg_backend_pid()").scalar() == backend  # control: a harmless request keeps it
     # Removing every statement removes the attacker's own end too: its request fails (and ends the long way).

@@ -239,3 +239,33 @@ def test_60_a_request_cancelled_inside_its_pipeline_never_returns_a_dirty_connec
 
     assert asyncio.run(main()) == CLEAN
     assert _lock_is_free(tenants)
+
+
+def test_60_a_block_cancelled_inside_its_entry_never_returns_a_dirty_connection_async(tenants: Tenants) -> None:
+    """The same for a block's entry on a kept scope, which also goes through libpq without psycopg's cursors:
+    cancelled while the entry waits on the server (here for a lock the owner holds on the table of project-name
+    epochs, which the reentry reads), the connection is closed, not lent out with its transaction half begun; B's
+    next block gets another session, in its own scope."""
+
+    async def main() -> tuple[Any, ...]:
+        async with AsyncDatabase(_server(tenants), app_dsn=tenants.db.app_dsn, pool_size=1) as adb:
+            a, b = tenants.scope("acme/api"), tenants.scope("beta/web")
+            async with adb.scoped(a) as s:
+                backend = (await s.execute("SELECT pg_backend_pid()")).scalar()
+
+            async def enter_a() -> None:
+                async with adb.scoped(a) as s:
+                    await s.execute("SELECT 1")
+
+            with psycopg.connect(tenants.db.dsn) as owner:
+                owner.execute("LOCK TABLE scopedb_private.project_names_epoch IN ACCESS EXCLUSIVE MODE")
+                with pytest.raises(asyncio.TimeoutError):
+                    await asyncio.wait_for(enter_a(), 1.0)
+            async with adb.scoped(b) as s:
+                assert (await s.execute("SELECT pg_backend_pid()")).scalar() != backend
+                assert (
+                    await s.execute("SELECT count(*) FROM scopedb.projects WHERE id <> %s", (tenants.b.id,))
+                ).scalar() == 0
+                return tuple([(await s.execute(query)).scalar() for query in LEFTOVERS])
+
+    assert asyncio.run(main()) == CLEAN

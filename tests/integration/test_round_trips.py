@@ -384,6 +384,49 @@ def test_a_kept_search_whose_statement_is_gone_is_sent_again_the_driver_s_way(on
     assert len(one.run(scope, _OWN_STATEMENTS).rows) == 6
 
 
+def test_a_block_enters_through_the_request_path_s_own_prepared_statements(one: Database, tenants: Tenants) -> None:
+    """A scoped block's entry (BEGIN and the entry or reentry) also goes through libpq without psycopg's cursors:
+    prepared once per session under scopedb's names, run from then on, and the block is in its scope."""
+    scope = tenants.scope("acme/api")
+    for _ in range(3):
+        with one.scoped(scope) as s:
+            assert s.execute("SELECT count(*) FROM scopedb.fragments").scalar() == 7
+            assert s.execute("SELECT count(*) FROM scopedb.projects").scalar() == 1
+    names = (("session", "begin"), ("session", "enter_scope"), ("session", "reenter_scope"))
+    begin, enter, reentry = (wire.convert(sqlfiles.query(*name)).sql.decode() for name in names)
+    runs = dict(one.run(scope, _OWN_STATEMENTS).rows)
+    # Every block reentered a token resolved where it was signed (the fixture's projects are known to the
+    # process), and so did run() just now; none needed the database to resolve names (test_the_async_kept_search
+    # has one that does).
+    assert [runs.get(text) for text in (begin, enter, reentry)] == [3, None, 4]
+
+
+def test_the_request_path_forgets_its_statements_when_psycopg_deallocates_them_all(
+    one: Database, tenants: Tenants
+) -> None:
+    """psycopg answers a ROLLBACK by removing every prepared statement of the session (DEALLOCATE ALL) when it holds
+    any of its own, after the cleanup has listed them: scopedb's are gone with them, and it must not believe them
+    prepared. A failed block ends with ROLLBACK; the next requests prepare scopedb's statements afresh, on the
+    same session, and answer as before."""
+    scope = tenants.scope("acme/api")
+    for _ in range(6):  # psycopg prepares a statement on its fifth run: it then holds some of its own
+        with one.scoped(scope) as s:
+            s.execute("SELECT count(*) FROM scopedb.fragments WHERE id <> %s", ("x",))
+    backend = one.run(scope, "SELECT pg_backend_pid()").scalar()
+    with pytest.raises(QueryError), one.scoped(scope) as s:
+        s.execute("SELECT 1/0")
+    with one._pool().connection() as conn:
+        believed = wire.statement_names(conn)
+        present = {row[0] for row in conn.execute("SELECT name FROM pg_prepared_statements").fetchall()}
+        conn.rollback()
+        CLEAN.add(conn)
+    assert believed <= present, believed - present
+    assert one.run(scope, "SELECT count(*) FROM scopedb.fragments").scalar() == 7
+    assert one.run(scope, "SELECT pg_backend_pid()").scalar() == backend
+    with one.scoped(scope) as s:
+        assert s.execute("SELECT pg_backend_pid()").scalar() == backend
+
+
 def test_the_async_kept_search_is_the_same_path(tenants: Tenants) -> None:
     bridge = AsyncBridge(tenants.db)
     try:
@@ -392,9 +435,17 @@ def test_the_async_kept_search_is_the_same_path(tenants: Tenants) -> None:
         first = bridge.runner.run(bridge.db.search_vector(scope, unit, limit=3))
         again = bridge.runner.run(bridge.db.search_vector(scope, unit, limit=3))
         assert again == first == tenants.db.search_vector(scope, unit, limit=3)
-        runs = bridge.runner.run(bridge.db.run(scope, _OWN_STATEMENTS)).rows
-        # Under scopedb's names: the reentry (the second search's and this run's) and the nearest statement (the
-        # second search's; the first entered in a scoped block, where psycopg's cursor sent it).
-        assert [n for _, n in runs] == [2, 1], runs
+        runs = dict(bridge.runner.run(bridge.db.run(scope, _OWN_STATEMENTS)).rows)
+        # Under scopedb's names: the first search entered its new scope in a scoped block, whose BEGIN and entry
+        # went on the wire too (its search through psycopg's cursor); then the reentry (the second search's and
+        # this run's) and the nearest statement (the second search's).
+        names = (
+            ("session", "begin"),
+            ("session", "enter_scope"),
+            ("session", "reenter_scope"),
+            ("retrieval", "nearest"),
+        )
+        begin, enter, reentry, nearest = (wire.convert(sqlfiles.query(*name)).sql.decode() for name in names)
+        assert runs == {begin: 1, enter: 1, reentry: 2, nearest: 1}, runs
     finally:
         bridge.close()
