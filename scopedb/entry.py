@@ -190,9 +190,10 @@ def wire_entry(
     kept scope's server about 60 (docs/architecture.md, "Without psycopg's cursors").
 
     A statement that fails raises its error, translated, with the transaction left failed for the caller to roll
-    back, as psycopg's path leaves it; one of scopedb's statements that the session no longer has (a tenant's
-    ``DEALLOCATE`` is caught by the cleanup, which discards the session; psycopg's own ``DEALLOCATE ALL`` after a
-    ROLLBACK is followed by :func:`scopedb.lifecycle.end`) is forgotten, and the entry answers None."""
+    back, as psycopg's path leaves it. If the statement that failed is one of scopedb's that the session no longer
+    has (a tenant's ``DEALLOCATE`` is caught by the cleanup, which discards the session; psycopg's own ``DEALLOCATE
+    ALL`` after a ROLLBACK is followed by :func:`scopedb.lifecycle.end`), scopedb forgets its names, rolls the
+    failed transaction back and answers None, and the caller enters through psycopg."""
     if not on_the_wire(conn):
         return None
     tx = Transformer(conn)
@@ -204,14 +205,15 @@ def wire_entry(
     except (ValueError, psycopg.Error):  # nothing sent: psycopg's path reports it
         return None
     if reentry and names:  # a read of a table: never kept prepared (its plan would outlive the transaction)
-        batch.unnamed(sqlfiles.query("session", "scope_projects").encode(), (), None, None, "names")
+        batch.unnamed(sqlfiles.query("session", "scope_projects").encode(conn.info.encoding), (), None, None, "names")
     fetched = send_batch(conn, batch)
     answers = batch.answers(fetched)
     failed = wire.failure(fetched)
     if answers is None or failed is not None:
         error = None if failed is None else psycopg.errors.error_from_result(failed, encoding=conn.info.encoding)
-        if error is None:
-            raise DatabaseUnavailableError("the entry's answers did not match what it sent")
+        if error is None:  # what the session is in is not known: it is not lent again
+            conn.close()
+            raise DatabaseUnavailableError("the entry's answers did not match what it sent; the connection is closed")
         if error.sqlstate == wire.NO_SUCH_STATEMENT:  # one of scopedb's statements is gone: forget them all, and
             batch.session.forget()  # enter through psycopg this time, once the failed transaction is rolled back
             try:

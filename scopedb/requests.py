@@ -236,7 +236,7 @@ def kept_request(
     A statement that fails ends the request as :func:`one_round_trip` ends it: the Sync rolled the implicit
     transaction back and the server skipped the rest, the session is cleaned (:func:`~scopedb.lifecycle.end`,
     which discards it if one of the driver's or scopedb's statements is gone), the error raised, translated. A
-    failure of the connection itself closes it; an interruption leaves it unmarked, for the pool to discard."""
+    failure of the connection itself closes it, and so does an interruption (:func:`~scopedb.entry.send_batch`)."""
     if not on_the_wire(conn) or not isinstance(query, str):
         return RERUN
     encoding = conn.info.encoding
