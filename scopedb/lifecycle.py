@@ -71,16 +71,22 @@ _TRANSACTION_DEFAULTS = (
 def driver_statements(conn: psycopg.Connection[Any]) -> frozenset[str]:
     """The names of the statements the driver believes prepared on ``conn``'s session: psycopg's, and those
     scopedb prepared itself (:mod:`scopedb.wire`). psycopg has no public list: its cache is read here and in
-    :func:`_follow_driver`, and a test holds it to the server's own view."""
+    :func:`driver_holds_statements`, and a test holds it to the server's own view."""
     return frozenset(name.decode() for name in conn._prepared._names.values()) | wire.statement_names(conn)
 
 
-def _follow_driver(conn: psycopg.Connection[Any], had: bool) -> None:
-    """psycopg answers a ROLLBACK it runs (or a DROP, an ALTER) by removing every prepared statement of the
-    session (``DEALLOCATE ALL``) when its own cache holds any (``had``: it held some before the statement). That
-    removes scopedb's own statements too, after the cleanup listed them: scopedb forgets them as well, and
-    prepares them afresh on the next request, rather than send it to a name that is gone."""
-    if had and not conn._prepared._names:
+def driver_holds_statements(conn: psycopg.Connection[Any]) -> bool:
+    """Whether psycopg's own cache of prepared statements holds any (see :func:`follow_driver`)."""
+    return bool(conn._prepared._names)
+
+
+def follow_driver(conn: psycopg.Connection[Any], had: bool) -> None:
+    """psycopg answers a ROLLBACK it runs (a ``ROLLBACK TO SAVEPOINT`` too, or a DROP, an ALTER) by removing every
+    prepared statement of the session (``DEALLOCATE ALL``) when its own cache holds any (``had``: it held some
+    before the statement, :func:`driver_holds_statements`). That removes scopedb's own statements too: scopedb
+    forgets them as well, and prepares them afresh on the next request, rather than send it to a name that is
+    gone, or discard a connection whose statements only psycopg removed."""
+    if had and not driver_holds_statements(conn):
         wire.prepared(conn).forget()
 
 
@@ -114,7 +120,7 @@ def end(conn: psycopg.Connection[Any], statement: Literal["COMMIT", "ROLLBACK", 
     A ROLLBACK of a transaction that has already ended (the implicit transaction of a failed pipeline, which the
     server rolled back at its Sync) is not sent: the session is cleaned alone."""
     expected = driver_statements(conn)
-    had = bool(conn._prepared._names)
+    had = driver_holds_statements(conn)
     if statement == "ROLLBACK" and conn.info.transaction_status == TransactionStatus.IDLE:
         statement = ""
     try:
@@ -129,13 +135,13 @@ def end(conn: psycopg.Connection[Any], statement: Literal["COMMIT", "ROLLBACK", 
                 raise translate(exc) from exc
             return
         _keep_if_intact(conn, expected, present)
-        _follow_driver(conn, had)
+        follow_driver(conn, had)
         if statement == "COMMIT":
             raise translate(exc) from exc
         log.debug("rollback failed: %s", type(exc).__name__)
         return
     _keep_if_intact(conn, expected, present)
-    _follow_driver(conn, had)
+    follow_driver(conn, had)
 
 
 def end_cleanup(conn: psycopg.Connection[Any], statement: Literal["COMMIT", "ROLLBACK", ""] = "") -> list[str]:
@@ -276,12 +282,12 @@ def remove_stored_settings(conn: psycopg.Connection[Any]) -> None:
 def quietly_roll_back(conn: psycopg.Connection[Any], *, entry: bool = True) -> None:
     """End a transaction without masking the exception on its way out. For a failed ``entry`` (before any of the
     caller's SQL ran) a completed rollback leaves nothing behind: the connection is clean."""
-    had = bool(conn._prepared._names)
+    had = driver_holds_statements(conn)
     try:
         conn.execute("ROLLBACK")
     except psycopg.Error:
         log.debug("could not roll back after an error")
         return
-    _follow_driver(conn, had)
+    follow_driver(conn, had)
     if entry:
         CLEAN.add(conn)

@@ -31,6 +31,7 @@ from scopedb.ingest import (
     ingest_fragments_steps,
     ingest_graph_steps,
 )
+from scopedb.lifecycle import driver_holds_statements, follow_driver
 from scopedb.retrieval import (
     Metric,
     VectorStrategy,
@@ -102,7 +103,11 @@ class ScopedSession(SessionState):
                 cur = self._cursor
                 if cur is None:
                     cur = self._cursor = self._conn.cursor()
-                cur.execute(query, params, prepare=prepare)
+                had = driver_holds_statements(self._conn)
+                try:
+                    cur.execute(query, params, prepare=prepare)
+                finally:
+                    follow_driver(self._conn, had)  # a caller's ROLLBACK TO SAVEPOINT: psycopg deallocated them all
                 columns = column_names(cur)
                 rows = cur.fetchall() if columns is not None else []
                 return Result(columns=columns or (), rows=rows, rowcount=cur.rowcount)

@@ -29,6 +29,7 @@ from scopedb.ingest import (
     ingest_fragments_steps,
     ingest_graph_steps,
 )
+from scopedb.lifecycle_async import driver_holds_statements, follow_driver
 from scopedb.retrieval import (
     Metric,
     VectorStrategy,
@@ -100,7 +101,11 @@ class AsyncScopedSession(SessionState):
                 cur = self._cursor
                 if cur is None:
                     cur = self._cursor = self._conn.cursor()
-                await cur.execute(query, params, prepare=prepare)
+                had = driver_holds_statements(self._conn)
+                try:
+                    await cur.execute(query, params, prepare=prepare)
+                finally:
+                    follow_driver(self._conn, had)  # a caller's ROLLBACK TO SAVEPOINT: psycopg deallocated them all
                 columns = column_names(cur)
                 rows = await cur.fetchall() if columns is not None else []
                 return Result(columns=columns or (), rows=rows, rowcount=cur.rowcount)

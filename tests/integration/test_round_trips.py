@@ -427,6 +427,27 @@ def test_the_request_path_forgets_its_statements_when_psycopg_deallocates_them_a
         assert s.execute("SELECT pg_backend_pid()").scalar() == backend
 
 
+def test_a_block_that_rolls_back_to_a_savepoint_keeps_its_connection(one: Database, tenants: Tenants) -> None:
+    """``ROLLBACK TO SAVEPOINT`` inside a block is a ROLLBACK to psycopg, which then removes every prepared statement
+    of the session, scopedb's own with them: scopedb forgets its names there and then, so the block's end finds
+    nothing missing it still believes in, and the connection is kept (not discarded as if a tenant had removed
+    them), its next requests preparing scopedb's statements afresh."""
+    scope = tenants.scope("acme/api")
+    for _ in range(6):  # psycopg prepares a statement on its fifth run: it then holds some of its own
+        with one.scoped(scope) as s:
+            s.execute("SELECT count(*) FROM scopedb.fragments WHERE id <> %s", ("x",))
+    backend = one.run(scope, "SELECT pg_backend_pid()").scalar()
+    with one.scoped(scope) as s:
+        s.execute("SAVEPOINT before_the_write")
+        s.execute("UPDATE scopedb.fragments SET tier = tier WHERE id <> %s", ("x",))
+        s.execute("ROLLBACK TO SAVEPOINT before_the_write")
+        assert s.execute("SELECT count(*) FROM scopedb.fragments").scalar() == 7
+    assert one.run(scope, "SELECT pg_backend_pid()").scalar() == backend
+    with one.scoped(scope) as s:
+        assert s.execute("SELECT pg_backend_pid()").scalar() == backend
+        assert s.execute("SELECT count(*) FROM scopedb.fragments").scalar() == 7
+
+
 def test_the_async_kept_search_is_the_same_path(tenants: Tenants) -> None:
     bridge = AsyncBridge(tenants.db)
     try:
