@@ -222,8 +222,9 @@ class Batch:
 
     def answers(self, fetched: Sequence[pq.abc.PGresult]) -> dict[str, pq.abc.PGresult] | None:
         """Each kind's result, from what :func:`exchange` returned for this batch; None if they do not match what
-        was sent. A failed statement's result is its error, and the statements after it answer as aborted
-        (:func:`failure` finds the first)."""
+        was sent. Kinds are one statement each (only "parse" repeats, and its answer is not read). A failed
+        statement's result is its error, and the statements after it answer as aborted (:func:`failure` finds
+        the first)."""
         if len(fetched) != len(self.kinds) + 1:
             return None
         return dict(zip(self.kinds, fetched[:-1], strict=True))
@@ -241,9 +242,6 @@ def failure(fetched: Sequence[pq.abc.PGresult]) -> pq.abc.PGresult | None:
 
 #: The SQLSTATE of a prepared statement the session does not have (``invalid_sql_statement_name``).
 NO_SUCH_STATEMENT = "26000"
-
-#: The statuses of a statement that succeeded.
-OK = (pq.ExecStatus.TUPLES_OK, pq.ExecStatus.COMMAND_OK)
 
 
 def exchange(pgconn: pq.abc.PGconn, commands: Sequence[Callable[[], None]]) -> abc.PQGen[list[pq.abc.PGresult]]:
