@@ -204,23 +204,20 @@ async def wire_entry(
         return None
     if reentry and names:  # a read of a table: never kept prepared (its plan would outlive the transaction)
         batch.unnamed(sqlfiles.query("session", "scope_projects").encode(conn.info.encoding), (), None, None, "names")
-    fetched = await send_batch(conn, batch)
-    answers = batch.answers(fetched)
-    failed = wire.failure(fetched)
-    if answers is None or failed is not None:
-        error = None if failed is None else psycopg.errors.error_from_result(failed, encoding=conn.info.encoding)
-        if error is None:  # what the session is in is not known: it is not lent again
+    outcome = batch.outcome(await send_batch(conn, batch), conn.info.encoding)
+    answers = outcome.answers
+    if answers is None:
+        if outcome.error is None:  # what the session is in is not known: it is not lent again
             await conn.close()
             raise DatabaseUnavailableError("the entry's answers did not match what it sent; the connection is closed")
-        if error.sqlstate == wire.NO_SUCH_STATEMENT:  # one of scopedb's statements is gone: forget them all, and
-            batch.session.forget()  # enter through psycopg this time, once the failed transaction is rolled back
+        if outcome.statement_gone:  # one of scopedb's statements is gone: forget them all, and enter through
+            batch.session.forget()  # psycopg this time, once the failed transaction is rolled back
             try:
                 await conn.execute("ROLLBACK")
             except psycopg.Error as exc:
                 raise translate(exc) from exc
             return None
-        raise translate(error) from error
-    batch.settle()
+        raise translate(outcome.error) from outcome.error
     if conn.info.transaction_status != TransactionStatus.INTRANS:  # BEGIN did not begin one: never run unscoped
         await conn.close()
         raise DatabaseUnavailableError("the scoped transaction did not begin; the connection is discarded")

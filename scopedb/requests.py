@@ -261,27 +261,20 @@ def kept_request(
     if clean:
         expected = driver_statements(conn)
         batch.prepared(wire.bind(tx, sqlfiles.query("session", "clean_session"), {}), "clean")
-    fetched = send_batch(conn, batch)
-    answers = batch.answers(fetched)
-    failed = wire.failure(fetched)
-    if answers is None or failed is not None:
-        error = None if failed is None else psycopg.errors.error_from_result(failed, encoding=encoding)
+    outcome = batch.outcome(send_batch(conn, batch), encoding)
+    answers = outcome.answers
+    if answers is None:
         # One of scopedb's statements is gone, and nothing of the caller's ran (a search is scopedb's own; a
         # caller's statement had not been reached when the reentry failed): prepare them afresh, and send again.
-        rerun = (
-            error is not None
-            and error.sqlstate == wire.NO_SUCH_STATEMENT
-            and (prepare or (answers is not None and answers["entry"] is failed))
-        )
+        rerun = outcome.statement_gone and (prepare or outcome.failed == "entry")
         if rerun:
             batch.session.forget()
         end(conn, "ROLLBACK")  # the implicit transaction is over: this cleans the session
         if rerun:
             return RERUN
-        if error is None:
+        if outcome.error is None:
             raise ScopedbError("the request's answers did not match what it sent")
-        raise translate(error) from error
-    batch.settle()
+        raise translate(outcome.error) from outcome.error
     _refuse_open_transaction(conn)
     if expected is None:
         CLEAN.add(conn)

@@ -35,6 +35,7 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
+import psycopg
 from psycopg import abc, pq
 from psycopg.adapt import PyFormat
 from psycopg.waiting import Ready, Wait
@@ -192,8 +193,8 @@ def statement_names(conn: Any) -> frozenset[str]:
 class Batch:
     """The statements of one pipeline on one session, queued as libpq calls for :func:`exchange`: scopedb's own
     prepared under the session's names (a statement the session has not prepared yet is prepared first, in the
-    same pipeline), a caller's sent unnamed. Each is queued with a kind, by which :meth:`answers` returns its
-    result; the names prepared on the way are recorded by :meth:`settle`, once every result is known good."""
+    same pipeline), a caller's sent unnamed. Each is queued with a kind, by which :meth:`outcome` returns its
+    result; the names prepared on the way are recorded once every result is known good."""
 
     def __init__(self, pgconn: pq.abc.PGconn, session: Prepared) -> None:
         self.pgconn = pgconn
@@ -220,24 +221,33 @@ class Batch:
                                                param_formats=formats))  # fmt: skip
         self.kinds.append(kind)
 
-    def answers(self, fetched: Sequence[pq.abc.PGresult]) -> dict[str, pq.abc.PGresult] | None:
-        """Each kind's result, from what :func:`exchange` returned for this batch; None if they do not match what
-        was sent. Kinds are one statement each (only "parse" repeats, and its answer is not read). A failed
-        statement's result is its error, and the statements after it answer as aborted (:func:`failure` finds
-        the first)."""
+    def outcome(self, fetched: Sequence[pq.abc.PGresult], encoding: str) -> Outcome:
+        """What :func:`exchange` returned for this batch, read: each kind's result when every statement succeeded
+        (the names prepared on the way are then recorded), or the first error (the server skipped the statements
+        after it) and the kind that raised it; neither when the results do not match what was sent. Kinds are one
+        statement each (only "parse" repeats, and its answer is not read)."""
         if len(fetched) != len(self.kinds) + 1:
-            return None
-        return dict(zip(self.kinds, fetched[:-1], strict=True))
-
-    def settle(self) -> None:
-        """Record the names prepared by this batch: only once its answers are all good."""
+            return Outcome(None, None, None)
+        for kind, result in zip(self.kinds, fetched, strict=False):
+            if result.status == pq.ExecStatus.FATAL_ERROR:
+                return Outcome(None, psycopg.errors.error_from_result(result, encoding=encoding), kind)
         for bound, name in self.new:
             self.session.remember(bound, name)
+        return Outcome(dict(zip(self.kinds, fetched[:-1], strict=True)), None, None)
 
 
-def failure(fetched: Sequence[pq.abc.PGresult]) -> pq.abc.PGresult | None:
-    """The first result of a pipeline that reports an error, if any."""
-    return next((r for r in fetched if r.status == pq.ExecStatus.FATAL_ERROR), None)
+@dataclass(frozen=True)
+class Outcome:
+    """A batch's results, read (:meth:`Batch.outcome`)."""
+
+    answers: dict[str, pq.abc.PGresult] | None
+    error: psycopg.Error | None
+    failed: str | None  # the kind of the statement that raised ``error``
+
+    @property
+    def statement_gone(self) -> bool:
+        """Whether the error is a prepared statement the session does not have."""
+        return self.error is not None and self.error.sqlstate == NO_SUCH_STATEMENT
 
 
 #: The SQLSTATE of a prepared statement the session does not have (``invalid_sql_statement_name``).

@@ -96,6 +96,21 @@ def test_without_prepared_statements_the_session_keeps_none(tenants: Tenants) ->
         db.close()
 
 
+def _take_over_own(text_like: str, replacement: str) -> str:
+    """A tenant's statement that removes the one statement scopedb.wire prepared (under scopedb's names) whose text
+    is LIKE ``text_like``, and prepares its own under the freed name (``PREPARE name`` + ``replacement``)."""
+    return f"""
+        DO $$
+        DECLARE
+            n text := (SELECT name FROM pg_prepared_statements
+                        WHERE statement LIKE '{text_like}' AND name LIKE '\\_scopedb\\_%');
+        BEGIN
+            EXECUTE format('DEALLOCATE %I', n);
+            EXECUTE format('PREPARE %I{replacement}', n);
+        END $$
+    """
+
+
 #: What a tenant's SQL can do to the driver's statements: remove them all out of the driver's sight, or remove the
 #: reentry's and prepare its own text under the freed name (which would answer the next tenant's reentry with
 #: project ids of the attacker's choosing, were the connection lent out again).
@@ -115,28 +130,10 @@ ATTACKS = {
         END $$
     """,
     # The search requests' own reentry alone (prepared by scopedb.wire, under scopedb's names, not the driver's).
-    "take_over_the_search_reentry": """
-        DO $$
-        DECLARE
-            n text := (SELECT name FROM pg_prepared_statements
-                        WHERE statement LIKE '%reenter_scope%' AND name LIKE '\\_scopedb\\_%');
-        BEGIN
-            EXECUTE format('DEALLOCATE %I', n);
-            EXECUTE format('PREPARE %I(text) AS SELECT ARRAY[1, 2]::bigint[], $1', n);
-        END $$
-    """,
+    "take_over_the_search_reentry": _take_over_own("%reenter_scope%", "(text) AS SELECT ARRAY[1, 2]::bigint[], $1"),
     # A scoped block's own BEGIN (prepared by scopedb.wire): replaced, the next block's entry would not begin a
     # transaction, and its statements would each run in one of their own, under no scope.
-    "take_over_the_block_begin": """
-        DO $$
-        DECLARE
-            n text := (SELECT name FROM pg_prepared_statements
-                        WHERE statement LIKE '%BEGIN ISOLATION LEVEL%' AND name LIKE '\\_scopedb\\_%');
-        BEGIN
-            EXECUTE format('DEALLOCATE %I', n);
-            EXECUTE format('PREPARE %I AS SELECT 1', n);
-        END $$
-    """,
+    "take_over_the_block_begin": _take_over_own("%BEGIN ISOLATION LEVEL%", " AS SELECT 1"),
 }
 
 
