@@ -76,7 +76,7 @@ def run(
             ("exact_scan", functools.partial(suites.exact_scan, bench, repeat)),
             ("graph", functools.partial(suites.graph, bench, repeat, budget_ms=budget_ms)),
             ("scale", functools.partial(suites.scale, bench, repeat)),
-            ("request", functools.partial(requests.request, bench, repeat)),
+            ("request", functools.partial(requests.request, bench, repeat, budget_ms=budget_ms)),
             (
                 "two_tenants",
                 functools.partial(
@@ -85,6 +85,7 @@ def run(
                     repeat,
                     rows=QUICK_ROWS if quick else 10_000,
                     queries=10 if quick else 50,
+                    budget_ms=budget_ms,
                 ),
             ),
         ]
