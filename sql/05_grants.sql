@@ -55,6 +55,8 @@ GRANT EXECUTE ON FUNCTION scopedb.scope_project_names() TO scopedb_app;
 GRANT EXECUTE ON FUNCTION scopedb.scope_project_ids() TO scopedb_app;
 GRANT EXECUTE ON FUNCTION scopedb.scope_whole_project_ids(boolean) TO scopedb_app;
 GRANT EXECUTE ON FUNCTION scopedb.scope_terms() TO scopedb_app;
+GRANT EXECUTE ON FUNCTION scopedb.terms_admit_fragment(scopedb.scope_terms, bigint, timestamptz, timestamptz, text, text,
+                                                   text) TO scopedb_app;
 GRANT EXECUTE ON FUNCTION scopedb.scope_resource_filter() TO scopedb_app;
 GRANT EXECUTE ON FUNCTION scopedb.scope_as_of() TO scopedb_app;
 GRANT EXECUTE ON FUNCTION scopedb.scope_filters_content() TO scopedb_app;

@@ -462,6 +462,8 @@ _UNPINNED = {
     "scopedb.clean_session()": "a SET clause would undo its own RESET ALL for the pinned settings at its exit",
     "scopedb.patterns_admit(text,text[],text[])": "an expression: no statement to plan",
     "scopedb.scope_entered()": "an expression, inlined into the policies",
+    "scopedb.terms_admit_fragment(scopedb.scope_terms,bigint,timestamp with time zone,timestamp with time zone,"
+    "text,text,text)": "one expression, evaluated without a plan; a SET clause would cost every row it judges",
     "scopedb_private.derive_hmac_pads()": "computes from the new row only; fires on the admin's key rotation",
     "scopedb_private.move_project_names_epoch()": "one keyless update; fires on an admin's rename or deletion",
     "scopedb_private.refuse_fragment_key_change()": "compares the old and new row only",

@@ -141,6 +141,17 @@ FAULTS: list[Fault] = [
         "scopedb.scope_terms()",
     ),
     Fault(
+        # Revision 0028: the read policies of fragments judge a row of another project through this function.
+        "terms_admit_fragment admits every row",
+        (
+            "CREATE OR REPLACE FUNCTION scopedb.terms_admit_fragment(t scopedb.scope_terms, project_id bigint, "
+            "valid_from timestamptz, valid_to timestamptz, resource_id text, path text, fqn text) RETURNS boolean "
+            "LANGUAGE plpgsql IMMUTABLE PARALLEL SAFE AS $$ BEGIN RETURN true; END $$",
+        ),
+        ("E020",),
+        "scopedb.terms_admit_fragment(",
+    ),
+    Fault(
         "check_token without the signature comparison",
         ("-- check_token: see _weaken_check_token",),
         ("E020",),
@@ -903,6 +914,7 @@ LEAKS: list[tuple[str, Callable[[Tenants], int]]] = [
     # B's rows to a read; a faulty scope_project_ids now loosens the write policies only (the audit catches both).
     ("scope_whole_project_ids returns every id", _b_rows_seen_by_a),
     ("scope_terms admits every project", _b_rows_seen_by_a),
+    ("terms_admit_fragment admits every row", _b_rows_seen_by_a),
     ("restrictive read policy replaced by a TO PUBLIC business rule", _b_rows_seen_by_a),
 ]
 

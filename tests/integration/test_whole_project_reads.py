@@ -156,3 +156,60 @@ def test_writes_of_a_whole_scope_run_one_accessor_and_narrowed_ones_read_every_t
         refused = "INSERT INTO scopedb.fragments (project_id, id, path, content) VALUES (%s, 'w3', 'secret/x', 'x')"
         with pytest.raises(PermissionDeniedError):
             s.execute(refused, (tenants.a.id,))
+
+
+# The full predicate as the read policies of fragments held it inline until revision 0028 (a correlated sub-SELECT
+# over the terms): scopedb.terms_admit_fragment must give the same answer for every row and every kind of terms.
+INLINE_PREDICATE = """
+    r.project_id = ANY ((t.t).project_ids)
+    AND (r.valid_from <= (t.t).as_of AND (r.valid_to IS NULL OR r.valid_to > (t.t).as_of)) IS NOT FALSE
+    AND (COALESCE(r.resource_id, '') = ANY ((t.t).resource_filter)) IS NOT FALSE
+    AND ((t.t).filters_content IS NOT TRUE
+         OR ((COALESCE(r.path, '') ~ ANY ((t.t).path_include)) IS NOT FALSE
+             AND (COALESCE(r.path, '') ~ ANY ((t.t).path_exclude)) IS NOT TRUE
+             AND (COALESCE(r.fqn, '') ~ ANY ((t.t).name_include)) IS NOT FALSE
+             AND (COALESCE(r.fqn, '') ~ ANY ((t.t).name_exclude)) IS NOT TRUE))"""
+
+TERMS = """
+    (ROW('{}'::bigint[], '-infinity'::timestamptz, '{}'::text[], true, '{}'::text[], ARRAY['']::text[], '{}'::text[],
+         ARRAY['']::text[])::scopedb.scope_terms),
+    (ROW('{1}'::bigint[], now(), NULL::text[], false, NULL::text[], NULL::text[], NULL::text[],
+         NULL::text[])::scopedb.scope_terms),
+    (ROW('{1,2}'::bigint[], NULL::timestamptz, ARRAY['r1', '']::text[], false, NULL::text[], NULL::text[], NULL::text[],
+         NULL::text[])::scopedb.scope_terms),
+    (ROW('{1}'::bigint[], '2020-01-01'::timestamptz, ARRAY['r2']::text[], false, NULL::text[], NULL::text[],
+         NULL::text[], NULL::text[])::scopedb.scope_terms),
+    (ROW('{1}'::bigint[], now(), NULL::text[], true, ARRAY['\\A(?:src/.*)\\Z']::text[],
+         ARRAY['\\A(?:src/x/.*)\\Z']::text[], NULL::text[], NULL::text[])::scopedb.scope_terms),
+    (ROW('{1}'::bigint[], now(), NULL::text[], true, NULL::text[], NULL::text[], ARRAY['\\A(?:acme::.*)\\Z']::text[],
+         ARRAY['\\A(?:acme::secret)\\Z']::text[])::scopedb.scope_terms),
+    (NULL::scopedb.scope_terms)"""
+
+ROWS = """
+    SELECT p.id AS project_id, v.valid_from, v.valid_to, res.id AS resource_id, pa.path, fq.fqn
+      FROM (VALUES (1::bigint), (2), (3)) AS p (id),
+           (VALUES ('2019-01-01'::timestamptz, NULL::timestamptz), ('2019-01-01', '2021-01-01'),
+                   ('2021-01-01', NULL),
+                   (now() - interval '1 day', now() - interval '1 hour')) AS v (valid_from, valid_to),
+           (VALUES (NULL::text), ('r1'), ('r2')) AS res (id),
+           (VALUES (NULL::text), ('src/a.py'), ('src/x/b.py'), ('docs/c.md')) AS pa (path),
+           (VALUES (NULL::text), ('acme::a'), ('acme::secret'), ('other::z')) AS fq (fqn)"""
+
+
+def test_the_row_check_function_is_the_policies_inline_predicate(tenants: Tenants) -> None:
+    """Revision 0028 moved the read policies' full predicate for fragments into scopedb.terms_admit_fragment, called
+    with the terms of one InitPlan; it must answer exactly as the inline predicate did (NULL included: a policy reads
+    NULL as refusal), over every kind of terms (none, whole, resources, a past instant, patterns, no terms)."""
+    statement = (
+        f"WITH t (t) AS (VALUES {TERMS}), r AS ({ROWS}) "
+        "SELECT count(*), count(*) FILTER (WHERE scopedb.terms_admit_fragment(t.t, r.project_id, r.valid_from, "
+        f"r.valid_to, r.resource_id, r.path, r.fqn) IS DISTINCT FROM ({INLINE_PREDICATE})), "
+        f"count(*) FILTER (WHERE {INLINE_PREDICATE}) FROM t, r"
+    )
+    with psycopg.connect(tenants.db.dsn, autocommit=True) as owner:
+        row = owner.execute(statement.replace("%", "%%")).fetchone()
+    assert row is not None
+    total, differing, admitted = row
+    assert total == 7 * 3 * 4 * 3 * 4 * 4
+    assert differing == 0
+    assert 0 < admitted < total  # the cases admit some rows and refuse others
