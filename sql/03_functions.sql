@@ -585,9 +585,9 @@ COMMENT ON FUNCTION scopedb_private.terms_of(scopedb_private.scope_claims) IS
 
 -- The policies' full predicate (sql/04_policies.sql, and the protected tables'), for the rows their first question
 -- leaves undecided: every term of the scope from one reading of the setting. A policy reads it through one
--- InitPlan inside a sub-SELECT that each undecided row runs (0.24 µs a row more than separate InitPlans, on a
--- scratch table), so no statement can take one term from one token and the next from another by changing the
--- setting between rows.
+-- InitPlan, inside a sub-SELECT that each undecided row runs (0.24 µs a row more than separate InitPlans, on a
+-- scratch table) or, for fragments' reads, passed to scopedb.terms_admit_fragment (below), so no statement can
+-- take one term from one token and the next from another by changing the setting between rows.
 CREATE FUNCTION scopedb.scope_terms() RETURNS scopedb.scope_terms
 LANGUAGE plpgsql
 STABLE
