@@ -18,7 +18,7 @@ import pytest
 from scopedb.errors import ConfigurationError
 from scopedb.ingest import ingest_directory
 from scopedb.server import Server, start_embedded
-from scopedb.testing import ScopedbTestServer
+from scopedb.testing import ScopedbTestServer, embedded_home
 from tests.conftest import Tenants
 
 CREDENTIAL = "aws_secret_access_key = AKIA-NOT-FOR-THE-INDEX"
@@ -129,17 +129,22 @@ def test_69_no_other_os_user_can_reach_the_embedded_server(root_only: None, scop
     assert "CONNECTED" not in done.stdout, done.stdout
 
 
-def test_70_starting_as_root_does_not_widen_the_home_s_parents(root_only: None, tmp_path: Path) -> None:
+def test_70_starting_as_root_does_not_widen_the_home_s_parents(root_only: None) -> None:
     """Started as root, the embedded server runs as the 'pgserver' system user and used to chmod every parent of
     SCOPEDB_HOME so that user could reach it. scopedb refuses a home it cannot reach that way instead, and
-    changes nothing."""
-    private = tmp_path / "private"
-    private.mkdir(mode=0o700)
-    home = private / "scopedb"
-    before = private.stat().st_mode
-    with pytest.raises(ConfigurationError, match="cannot reach"):
-        start_embedded(home, database="scopedb")
-    assert private.stat().st_mode == before
+    changes nothing.
+
+    The home sits under a short temporary directory, not pytest's tmp_path: under xdist that path grows with the
+    run counter and the worker's name, and past 107 bytes of socket path the length check refuses the home first.
+    """
+    with embedded_home("sdb-") as base:
+        private = base / "private"
+        private.mkdir(mode=0o700)
+        home = private / "scopedb"
+        before = [base.stat().st_mode, private.stat().st_mode]
+        with pytest.raises(ConfigurationError, match="cannot reach"):
+            start_embedded(home, database="scopedb")
+        assert [base.stat().st_mode, private.stat().st_mode] == before
 
 
 def test_71_the_server_s_repr_holds_no_password() -> None:
