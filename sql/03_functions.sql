@@ -1707,12 +1707,14 @@ BEGIN
         RETURN;
     END IF;
     -- The project ids are constants of the plan, so the planner prunes to the scope's partitions. Over several
-    -- partitions the tsquery and the scope's time and resources are read through sub-SELECTs (InitPlans, evaluated
-    -- once): as constants, the planner estimated each from every pruned partition's statistics on every call — the
-    -- tsquery's lexemes against its most common elements, the time against its histogram — which at nine
-    -- partitions cost more than a rare word's search (0.64 ms a call, 0.47 ms so; revision 0018). With the default
-    -- estimates it plans as the owner's query that takes the tsquery from a CTE. Over one partition the constants
-    -- cost less than the sub-SELECTs (a rare word: 0.38 ms a call against 0.42), so that statement keeps them.
+    -- partitions the scope's time and resources are read through sub-SELECTs (InitPlans, evaluated once): as
+    -- constants, the planner estimated them from every pruned partition's statistics on every call (revision
+    -- 0018). The tsquery was read that way too until revision 0029; its estimate has been cheap since the short
+    -- lexeme lists of revision 0027, and as a constant the search costs less: side by side on one loaded medium
+    -- corpus, the search with its snippets took 1.37 times the owner's query with a rare word over a 10% scope
+    -- (27 partitions) and 1.27 times with the constant, over every project 1.10 and 0.97 (docs/benchmarks.md).
+    -- Over one partition the constants cost less than the sub-SELECTs (a rare word: 0.38 ms a call against
+    -- 0.42), so that statement keeps them all.
     -- The search is planned on every call, for the scope's partitions alone: its plan is never kept for a later
     -- call. Everything before it (the checks above are expressions, and PL/pgSQL plans an expression as it plans a
     -- statement) keeps its plan; planned on every call as well, they cost 40-60 µs of a call. The function's SET
@@ -1740,7 +1742,7 @@ BEGIN
         SELECT s.project_id, s.id, pg_catalog.ts_rank_cd(s.tsv, query) AS rank, s.resource_id, s.path, s.fqn,
                s.content
           FROM scopedb_private.fragment_search AS s
-         WHERE s.tsv @@ (SELECT query) AND s.project_id = ANY (ids)
+         WHERE s.tsv @@ query AND s.project_id = ANY (ids)
            -- The read policy on scopedb.fragments (sql/04_policies.sql), on the copied columns.
            AND (s.valid_from <= (SELECT t.as_of) AND (s.valid_to IS NULL OR s.valid_to > (SELECT t.as_of))) IS NOT FALSE
            AND (COALESCE(s.resource_id, '') = ANY ((SELECT t.resource_filter)::text[])) IS NOT FALSE
