@@ -1706,46 +1706,36 @@ BEGIN
     IF COALESCE(pg_catalog.cardinality(ids), 0) = 0 THEN  -- no scope: nothing, and no partition opened
         RETURN;
     END IF;
-    -- The project ids are constants of the plan, so the planner prunes to the scope's partitions. Over several
-    -- partitions the scope's time and resources are read through sub-SELECTs (InitPlans, evaluated once): as
-    -- constants, the planner estimated them from every pruned partition's statistics on every call (revision
-    -- 0018). The tsquery was read that way too until revision 0029; its estimate has been cheap since the short
-    -- lexeme lists of revision 0027, and as a constant the search costs less: side by side on one loaded medium
-    -- corpus, the search with its snippets took 1.37 times the owner's query with a rare word over a 10% scope
-    -- (27 partitions) and 1.27 times with the constant, over every project 1.10 and 0.97 (docs/benchmarks.md).
-    -- Over one partition the constants cost less than the sub-SELECTs (a rare word: 0.38 ms a call against
-    -- 0.42), so that statement keeps them all.
+    -- One statement, with the tsquery, the project ids and every term of the scope as constants of its plan: the
+    -- planner prunes to the scope's partitions and drops the tests a scope does not need. Revisions 0018 to 0028
+    -- read the tsquery, the time and the resources of a scope over several partitions through sub-SELECTs
+    -- (InitPlans), because estimating constants against every partition's statistics cost more than a rare word's
+    -- search; since revision 0027 shortened the lexeme lists that estimate is cheap, and planning the three
+    -- sub-SELECTs (each a query of its own to the planner) was what cost more. Side by side on one loaded medium
+    -- corpus, a rare word's search with snippets: 1.30 times the owner's query at a 1% scope (five projects) with
+    -- the sub-SELECTs, 1.26 with only the tsquery constant, and 80 µs less again with every term constant
+    -- (docs/benchmarks.md, revision 0029).
     -- The search is planned on every call, for the scope's partitions alone: its plan is never kept for a later
     -- call. Everything before it (the checks above are expressions, and PL/pgSQL plans an expression as it plans a
     -- statement) keeps its plan; planned on every call as well, they cost 40-60 µs of a call. The function's SET
     -- clause restores the caller's plan_cache_mode when it returns.
     PERFORM pg_catalog.set_config('plan_cache_mode', 'force_custom_plan', true);
-    IF pg_catalog.cardinality(ids) = 1 THEN
-        RETURN QUERY
-            SELECT s.project_id, s.id, pg_catalog.ts_rank_cd(s.tsv, query) AS rank, s.resource_id, s.path, s.fqn,
-                   s.content
-              FROM scopedb_private.fragment_search AS s
-             WHERE s.tsv @@ query AND s.project_id = ANY (ids)
-               -- The read policy on scopedb.fragments (sql/04_policies.sql), on the copied columns.
-               AND (s.valid_from <= t.as_of AND (s.valid_to IS NULL OR s.valid_to > t.as_of)) IS NOT FALSE
-               AND (COALESCE(s.resource_id, '') = ANY (t.resource_filter)) IS NOT FALSE
-               AND (NOT t.filters_content
-                    OR ((COALESCE(s.path, '') ~ ANY (t.path_include)) IS NOT FALSE
-                        AND (COALESCE(s.path, '') ~ ANY (t.path_exclude)) IS NOT TRUE
-                        AND (COALESCE(s.fqn, '') ~ ANY (t.name_include)) IS NOT FALSE
-                        AND (COALESCE(s.fqn, '') ~ ANY (t.name_exclude)) IS NOT TRUE))
-             ORDER BY 3 DESC, 1, 2   -- by position: the names are also this function's output columns
-             LIMIT max_rows;
-        RETURN;
-    END IF;
     RETURN QUERY
         SELECT s.project_id, s.id, pg_catalog.ts_rank_cd(s.tsv, query) AS rank, s.resource_id, s.path, s.fqn,
                s.content
           FROM scopedb_private.fragment_search AS s
          WHERE s.tsv @@ query AND s.project_id = ANY (ids)
-           -- The read policy on scopedb.fragments (sql/04_policies.sql), on the copied columns.
-           AND (s.valid_from <= (SELECT t.as_of) AND (s.valid_to IS NULL OR s.valid_to > (SELECT t.as_of))) IS NOT FALSE
-           AND (COALESCE(s.resource_id, '') = ANY ((SELECT t.resource_filter)::text[])) IS NOT FALSE
+           -- The read policy on scopedb.fragments (sql/04_policies.sql), on the copied columns. Its validity and
+           -- resource tests are written so that what the scope's constants decide folds away at planning: the
+           -- resource test for a scope with no resource filter, the time tests for one that reads every version.
+           -- What is left is tested on every match, and a common word over a 10% scope matches thousands of rows:
+           -- side by side (medium size, the owner's query 8-13 ms), the search without the two tests took 1.8-2.3
+           -- ms less than with them as the policy writes them, and with them written this way 0.5-1.0 ms less.
+           -- Each is the policy's test for every value of the terms (an instant of NULL reads every version;
+           -- valid_from is never NULL; a filter of NULL admits every resource).
+           AND (t.as_of IS NULL OR s.valid_from <= t.as_of)
+           AND (t.as_of IS NULL OR s.valid_to IS NULL OR s.valid_to > t.as_of)
+           AND (t.resource_filter IS NULL OR (COALESCE(s.resource_id, '') = ANY (t.resource_filter)) IS NOT FALSE)
            AND (NOT t.filters_content
                 OR ((COALESCE(s.path, '') ~ ANY (t.path_include)) IS NOT FALSE
                     AND (COALESCE(s.path, '') ~ ANY (t.path_exclude)) IS NOT TRUE

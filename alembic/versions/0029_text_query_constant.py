@@ -1,4 +1,4 @@
-"""scopedb.text_candidates plans the tsquery as a constant over several partitions, as over one.
+"""scopedb.text_candidates searches with one statement, every term of the scope a constant of its plan.
 
 Revision ID: 0029
 Revises: 0028

@@ -1,5 +1,6 @@
--- Revision 0029 down: scopedb.text_candidates reads the tsquery through a sub-SELECT over several partitions
--- again, as revision 0020 left it, and 0028's manifest.
+-- Revision 0029 down: scopedb.text_candidates with its two statements again, the one over several partitions
+-- reading the tsquery, the time and the resources through sub-SELECTs, as revision 0020 left it, and 0028's
+-- manifest.
 
 SET ROLE scopedb_owner;
 
