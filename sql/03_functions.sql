@@ -1673,9 +1673,9 @@ $$;
 -- unless it pins them: gin_fuzzy_search_limit thinned every tenant's matches before the scope filter, so the count
 -- A got back for a word told A how often other tenants use it. The settings below are fixed for the call. The
 -- statement is static (no EXECUTE), and no function shows its plan: a plan made as the owner, from every tenant's
--- statistics, changed shape with how common A's word was across all tenants. The one-project statement estimates
--- its tsquery from the partition's most common lexemes on every call, which the statistics target of tsv keeps
--- short (sql/02_schema.sql, revision 0027).
+-- statistics, changed shape with how common A's word was across all tenants. The statement estimates its
+-- tsquery from the most common lexemes of each of the scope's partitions on every call, which the statistics
+-- target of tsv keeps short (sql/02_schema.sql, revision 0027).
 CREATE FUNCTION scopedb.text_candidates(query tsquery, max_rows integer)
 RETURNS TABLE (project_id bigint, id text, rank real, resource_id text, path text, fqn text, content text)
 LANGUAGE plpgsql
