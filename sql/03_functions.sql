@@ -1713,7 +1713,7 @@ BEGIN
     -- search; since revision 0027 shortened the lexeme lists that estimate is cheap, and planning the three
     -- sub-SELECTs (each a query of its own to the planner) was what cost more. Side by side on one loaded medium
     -- corpus, a rare word's search with snippets: 1.30 times the owner's query at a 1% scope (five projects) with
-    -- the sub-SELECTs, 1.26 with only the tsquery constant, and 80 µs less again with every term constant
+    -- the sub-SELECTs, 1.26 with only the tsquery constant, and 40-80 µs less again with every term constant
     -- (docs/benchmarks.md, revision 0029).
     -- The search is planned on every call, for the scope's partitions alone: its plan is never kept for a later
     -- call. Everything before it (the checks above are expressions, and PL/pgSQL plans an expression as it plans a

@@ -5,7 +5,7 @@
 -- against each partition's statistics cost more than a rare word's search. Since revision 0027 the lexeme lists
 -- are short and the estimates cheap, and planning the sub-SELECTs, each a query of its own, was the dearer part:
 -- side by side on one medium corpus, a rare word's search with snippets over a 1% scope (five projects) took 1.30
--- times the owner's query with them, 1.26 with the tsquery constant alone, and about 80 µs less again with every
+-- times the owner's query with them, 1.26 with the tsquery constant alone, and 40-80 µs less again with every
 -- term constant; over a 10% scope (27 partitions) 1.37 and 1.27 for the first two steps. The tests are the read
 -- policy's for every value of the terms; a common word over a 10% scope, tested on thousands of matches, took
 -- 0.5-1.0 ms less with them written this way. Over several projects the statement is planned without sequential
@@ -51,7 +51,7 @@ BEGIN
     -- search; since revision 0027 shortened the lexeme lists that estimate is cheap, and planning the three
     -- sub-SELECTs (each a query of its own to the planner) was what cost more. Side by side on one loaded medium
     -- corpus, a rare word's search with snippets: 1.30 times the owner's query at a 1% scope (five projects) with
-    -- the sub-SELECTs, 1.26 with only the tsquery constant, and 80 µs less again with every term constant
+    -- the sub-SELECTs, 1.26 with only the tsquery constant, and 40-80 µs less again with every term constant
     -- (docs/benchmarks.md, revision 0029).
     -- The search is planned on every call, for the scope's partitions alone: its plan is never kept for a later
     -- call. Everything before it (the checks above are expressions, and PL/pgSQL plans an expression as it plans a
